@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * GF(2^8) region arithmetic for in-network erasure-code reconstruction.
+ *
+ * The field is GF(2)[x] / (x^8 + x^4 + x^3 + x^2 + 1) (0x11d), the one used
+ * by ISA-L, Jerasure, HDFS and Ceph, so coefficients computed by those
+ * libraries apply unchanged.
+ *
+ * All region functions accept any length and any alignment, may run in
+ * softirq context, and fall back to scalar code when the FPU is not usable.
+ * dst and src must either be identical or not overlap.
+ */
+#ifndef _ECP_GF_H
+#define _ECP_GF_H
+
+#include <linux/types.h>
+
+struct sk_buff;
+
+/*
+ * Everything needed to multiply by one constant. Computing it takes a few
+ * hundred cycles, so do it when a coefficient is configured, not per packet.
+ */
+struct ecp_gf_coef {
+	u8 lo[16];		/* c * x for x = 0x00..0x0f (PSHUFB table) */
+	u8 hi[16];		/* c * x for x = 0x00..0xf0 step 0x10 */
+	u64 gfni_matrix;	/* 8x8 bit matrix for gf2p8affineqb */
+	const u8 *row;		/* c * x for x = 0..255 */
+	u8 c;
+};
+
+int ecp_gf_init(void);
+void ecp_gf_exit(void);
+const char *ecp_gf_impl_name(void);
+
+u8 ecp_gf_mul1(u8 a, u8 b);
+/* Multiplicative inverse; ecp_gf_inv(0) is 0 by convention. */
+u8 ecp_gf_inv(u8 a);
+
+void ecp_gf_coef_init(struct ecp_gf_coef *k, u8 c);
+
+/* dst ^= c * src */
+void ecp_gf_mul_acc(const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
+		    size_t len);
+/* dst = c * src */
+void ecp_gf_mul(const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
+		size_t len);
+/* dst ^= src */
+void ecp_gf_xor(u8 *dst, const u8 *src, size_t len);
+
+/*
+ * dst[0..len) ^= c * skb bytes [offset, offset + len), reading the linear
+ * head, page fragments and frag_list in place. Returns 0, or -EFAULT if the
+ * range is not inside the skb (dst is then untouched).
+ */
+int ecp_gf_mul_acc_skb(const struct ecp_gf_coef *k, u8 *dst,
+		       const struct sk_buff *skb, int offset, int len);
+
+#endif /* _ECP_GF_H */

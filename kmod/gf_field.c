@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * GF(2^8) field tables and per-coefficient precomputation.
+ */
+#include <linux/kernel.h>
+
+#include "gf_impl.h"
+#include "kunit_export.h"
+
+#define ECP_GF_POLY	0x11d
+
+/* 64 KiB, generated at init: cheaper to build than to ship in the .ko. */
+u8 ecp_gf_mul_table[256][256] __aligned(64);
+static u8 ecp_gf_inv_table[256];
+
+void ecp_gf_field_init(void)
+{
+	u8 exp[255], log[256];
+	unsigned int a, b, x = 1;
+
+	/* 2 generates the multiplicative group for this polynomial. */
+	for (a = 0; a < 255; a++) {
+		exp[a] = x;
+		log[x] = a;
+		x <<= 1;
+		if (x & 0x100)
+			x ^= ECP_GF_POLY;
+	}
+	for (a = 0; a < 256; a++) {
+		for (b = 0; b < 256; b++)
+			ecp_gf_mul_table[a][b] = a && b ?
+				exp[(log[a] + log[b]) % 255] : 0;
+		ecp_gf_inv_table[a] = a ? exp[(255 - log[a]) % 255] : 0;
+	}
+}
+
+u8 ecp_gf_mul1(u8 a, u8 b)
+{
+	return ecp_gf_mul_table[a][b];
+}
+ECP_EXPORT_FOR_TESTS(ecp_gf_mul1);
+
+u8 ecp_gf_inv(u8 a)
+{
+	return ecp_gf_inv_table[a];
+}
+ECP_EXPORT_FOR_TESTS(ecp_gf_inv);
+
+/*
+ * gf2p8affineqb computes output bit i as parity(x & A.byte[7 - i]). Since
+ * c * x = XOR over set bits j of x of c * 2^j, bit j of row byte [7 - i]
+ * must be bit i of c * 2^j.
+ */
+static u64 ecp_gf_gfni_matrix(u8 c)
+{
+	u64 m = 0;
+	int i, j;
+
+	for (j = 0; j < 8; j++) {
+		u8 p = ecp_gf_mul_table[c][1 << j];
+
+		for (i = 0; i < 8; i++)
+			if (p & (1 << i))
+				m |= 1ULL << ((7 - i) * 8 + j);
+	}
+	return m;
+}
+
+void ecp_gf_coef_init(struct ecp_gf_coef *k, u8 c)
+{
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		k->lo[i] = ecp_gf_mul_table[c][i];
+		k->hi[i] = ecp_gf_mul_table[c][i << 4];
+	}
+	k->gfni_matrix = ecp_gf_gfni_matrix(c);
+	k->row = ecp_gf_mul_table[c];
+	k->c = c;
+}
+ECP_EXPORT_FOR_TESTS(ecp_gf_coef_init);

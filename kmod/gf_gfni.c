@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * GFNI multiply: VGF2P8AFFINEQB applies the coefficient's 8x8 bit matrix to
+ * 32 bytes per instruction. GF2P8MULB is not usable: it is hardwired to the
+ * AES polynomial 0x11b.
+ *
+ * The instruction is emitted as bytes because the kernel 6.1 build has no
+ * assembler check for GFNI (binutils < 2.30 lacks it); operands are fixed:
+ * matrix in ymm0, data in ymm1..ymm4.
+ */
+#include <linux/kernel.h>
+
+#include "gf_impl.h"
+#include "gf_x86.h"
+
+/* vgf2p8affineqb $0, %ymm0, %ymmN, %ymmN */
+#define ECP_GF2P8AFFINE_Y1	".byte 0xc4, 0xe3, 0xf5, 0xce, 0xc8, 0x00"
+#define ECP_GF2P8AFFINE_Y2	".byte 0xc4, 0xe3, 0xed, 0xce, 0xd0, 0x00"
+#define ECP_GF2P8AFFINE_Y3	".byte 0xc4, 0xe3, 0xe5, 0xce, 0xd8, 0x00"
+#define ECP_GF2P8AFFINE_Y4	".byte 0xc4, 0xe3, 0xdd, 0xce, 0xe0, 0x00"
+
+static bool ecp_gf_gfni_usable(void)
+{
+	return boot_cpu_has(X86_FEATURE_GFNI) &&
+	       boot_cpu_has(X86_FEATURE_AVX2) && ecp_gf_os_has_avx();
+}
+
+static void ecp_gf_gfni_load(const struct ecp_gf_coef *k)
+{
+	asm volatile("vpbroadcastq %0, %%ymm0" : : "m" (k->gfni_matrix));
+}
+
+/* ymm1..ymm4 = c * src[0..128) */
+static __always_inline void ecp_gf_gfni_mul128(const u8 *src)
+{
+	asm volatile("vmovdqu %0, %%ymm1" : : "m" (ECP_IN32(src)));
+	asm volatile("vmovdqu %0, %%ymm2" : : "m" (ECP_IN32(src + 32)));
+	asm volatile("vmovdqu %0, %%ymm3" : : "m" (ECP_IN32(src + 64)));
+	asm volatile("vmovdqu %0, %%ymm4" : : "m" (ECP_IN32(src + 96)));
+	asm volatile(ECP_GF2P8AFFINE_Y1);
+	asm volatile(ECP_GF2P8AFFINE_Y2);
+	asm volatile(ECP_GF2P8AFFINE_Y3);
+	asm volatile(ECP_GF2P8AFFINE_Y4);
+}
+
+/* ymm1 = c * src[0..32) */
+static __always_inline void ecp_gf_gfni_mul32(const u8 *src)
+{
+	asm volatile("vmovdqu %0, %%ymm1" : : "m" (ECP_IN32(src)));
+	asm volatile(ECP_GF2P8AFFINE_Y1);
+}
+
+static void ecp_gf_gfni_mul_acc(const struct ecp_gf_coef *k, u8 *dst,
+				const u8 *src, size_t len)
+{
+	ecp_gf_gfni_load(k);
+	for (; len >= 128; len -= 128, src += 128, dst += 128) {
+		ecp_gf_gfni_mul128(src);
+		asm volatile("vpxor %0, %%ymm1, %%ymm1" : : "m" (ECP_IN32(dst)));
+		asm volatile("vpxor %0, %%ymm2, %%ymm2" : : "m" (ECP_IN32(dst + 32)));
+		asm volatile("vpxor %0, %%ymm3, %%ymm3" : : "m" (ECP_IN32(dst + 64)));
+		asm volatile("vpxor %0, %%ymm4, %%ymm4" : : "m" (ECP_IN32(dst + 96)));
+		asm volatile("vmovdqu %%ymm1, %0" : "=m" (ECP_OUT32(dst)));
+		asm volatile("vmovdqu %%ymm2, %0" : "=m" (ECP_OUT32(dst + 32)));
+		asm volatile("vmovdqu %%ymm3, %0" : "=m" (ECP_OUT32(dst + 64)));
+		asm volatile("vmovdqu %%ymm4, %0" : "=m" (ECP_OUT32(dst + 96)));
+	}
+	for (; len >= 32; len -= 32, src += 32, dst += 32) {
+		ecp_gf_gfni_mul32(src);
+		asm volatile("vpxor %0, %%ymm1, %%ymm1" : : "m" (ECP_IN32(dst)));
+		asm volatile("vmovdqu %%ymm1, %0" : "=m" (ECP_OUT32(dst)));
+	}
+	asm volatile("vzeroupper");
+	ecp_gf_scalar_mul_acc(k, dst, src, len);
+}
+
+static void ecp_gf_gfni_mul(const struct ecp_gf_coef *k, u8 *dst,
+			    const u8 *src, size_t len)
+{
+	ecp_gf_gfni_load(k);
+	for (; len >= 128; len -= 128, src += 128, dst += 128) {
+		ecp_gf_gfni_mul128(src);
+		asm volatile("vmovdqu %%ymm1, %0" : "=m" (ECP_OUT32(dst)));
+		asm volatile("vmovdqu %%ymm2, %0" : "=m" (ECP_OUT32(dst + 32)));
+		asm volatile("vmovdqu %%ymm3, %0" : "=m" (ECP_OUT32(dst + 64)));
+		asm volatile("vmovdqu %%ymm4, %0" : "=m" (ECP_OUT32(dst + 96)));
+	}
+	for (; len >= 32; len -= 32, src += 32, dst += 32) {
+		ecp_gf_gfni_mul32(src);
+		asm volatile("vmovdqu %%ymm1, %0" : "=m" (ECP_OUT32(dst)));
+	}
+	asm volatile("vzeroupper");
+	ecp_gf_scalar_mul(k, dst, src, len);
+}
+
+const struct ecp_gf_impl ecp_gf_gfni = {
+	.name = "gfni",
+	.usable = ecp_gf_gfni_usable,
+	.simd = true,
+	.fn = {
+		[ECP_GF_MUL_ACC] = ecp_gf_gfni_mul_acc,
+		[ECP_GF_MUL] = ecp_gf_gfni_mul,
+		/* XOR needs no GFNI; usable() guarantees AVX2. */
+		[ECP_GF_XOR] = ecp_gf_avx2_xor,
+	},
+};

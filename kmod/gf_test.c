@@ -1,0 +1,514 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the GF(2^8) engine. References are computed here from a
+ * bitwise multiply, independent of the module's tables; golden vectors come
+ * from ISA-L so the field and matrices match what storage systems use.
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/bottom_half.h>
+#ifdef CONFIG_X86_64
+#include <asm/fpu/api.h>
+#endif
+
+#include "gf_impl.h"
+
+#define MAXLEN		4096
+#define GUARD		64
+#define BUFSZ		(GUARD + 64 + MAXLEN + 64 + GUARD)
+
+/* Shift-and-add multiply modulo x^8 + x^4 + x^3 + x^2 + 1. */
+static u8 slow_mul(u8 a, u8 b)
+{
+	unsigned int r = 0, x = a;
+
+	for (; b; b >>= 1, x <<= 1) {
+		if (x & 0x100)
+			x ^= 0x11d;
+		if (b & 1)
+			r ^= x;
+	}
+	return r;
+}
+
+/* Deterministic so that a failure reproduces. */
+static u32 test_rand(u32 *s)
+{
+	*s = *s * 1664525u + 1013904223u;
+	return *s >> 8;
+}
+
+static void fill_rand(u8 *p, size_t n, u32 *s)
+{
+	while (n--)
+		*p++ = test_rand(s);
+}
+
+static long first_diff(const u8 *a, const u8 *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return i;
+	return -1;
+}
+
+static void gf_field_test(struct kunit *test)
+{
+	static const u8 spot[] = { 0, 1, 2, 3, 0x1d, 0x53, 0x80, 0x8e, 0xff };
+	unsigned int a, b, i;
+
+	for (a = 0; a < 256; a++) {
+		for (b = 0; b < 256; b++) {
+			u8 ab = ecp_gf_mul1(a, b);
+
+			if (ab != slow_mul(a, b) || ab != ecp_gf_mul1(b, a))
+				KUNIT_FAIL(test, "mul(%#x, %#x) = %#x, want %#x",
+					   a, b, ab, slow_mul(a, b));
+			for (i = 0; i < ARRAY_SIZE(spot); i++) {
+				u8 c = spot[i];
+
+				if (ecp_gf_mul1(a, b ^ c) !=
+				    (ab ^ ecp_gf_mul1(a, c)))
+					KUNIT_FAIL(test, "distributivity %#x %#x %#x",
+						   a, b, c);
+				if (ecp_gf_mul1(ab, c) !=
+				    ecp_gf_mul1(a, ecp_gf_mul1(b, c)))
+					KUNIT_FAIL(test, "associativity %#x %#x %#x",
+						   a, b, c);
+			}
+			if (test->status == KUNIT_FAILURE)
+				return;
+		}
+		KUNIT_EXPECT_EQ(test, ecp_gf_mul1(a, 0), 0);
+		KUNIT_EXPECT_EQ(test, ecp_gf_mul1(a, 1), a);
+		if (a) {
+			KUNIT_EXPECT_EQ(test, ecp_gf_mul1(a, ecp_gf_inv(a)), 1);
+			KUNIT_EXPECT_EQ(test, ecp_gf_inv(ecp_gf_inv(a)), a);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, ecp_gf_inv(0), 0);
+}
+
+/*
+ * Produced on Debian 12 with libisal 2.30 (isa-l/erasure_code.h): gf_mul(),
+ * gf_inv() and gf_gen_cauchy1_matrix(a, 9, 6) rows 6..8.
+ */
+static const u8 isal_mul[][3] = {
+	{ 0x02, 0x80, 0x1d }, { 0x53, 0xca, 0x8f }, { 0xff, 0xff, 0xe2 },
+	{ 0x03, 0x07, 0x09 }, { 0x8e, 0x02, 0x01 },
+};
+
+static const u8 isal_inv[][2] = {
+	{ 0x01, 0x01 }, { 0x03, 0xf4 }, { 0x09, 0x9d }, { 0x1b, 0x80 },
+	{ 0x51, 0x23 }, { 0xf3, 0xea }, { 0xff, 0xfd },
+};
+
+#define K	6
+#define M	3
+static const u8 isal_cauchy_k6[M][K] = {
+	{ 0x7a, 0xba, 0x47, 0xa7, 0x8e, 0xf4 },
+	{ 0xba, 0x7a, 0xa7, 0x47, 0xf4, 0x8e },
+	{ 0xad, 0x9d, 0xdd, 0x98, 0x3d, 0xaa },
+};
+
+static void gf_golden_test(struct kunit *test)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(isal_mul); i++)
+		KUNIT_EXPECT_EQ(test, ecp_gf_mul1(isal_mul[i][0], isal_mul[i][1]),
+				isal_mul[i][2]);
+	for (i = 0; i < ARRAY_SIZE(isal_inv); i++)
+		KUNIT_EXPECT_EQ(test, ecp_gf_inv(isal_inv[i][0]), isal_inv[i][1]);
+	/* gf_gen_cauchy1_matrix: a[i][j] = inv(i ^ j) for rows i >= k */
+	for (i = 0; i < M; i++)
+		for (j = 0; j < K; j++)
+			KUNIT_EXPECT_EQ(test, ecp_gf_inv((K + i) ^ j),
+					isal_cauchy_k6[i][j]);
+}
+
+/*
+ * Model of gf2p8affineqb from the Intel SDM: output bit i is the parity of
+ * x AND matrix byte (7 - i). Runs everywhere, so the matrix construction is
+ * tested even where no CPU has GFNI.
+ */
+static u8 gf2p8affine_model(u64 matrix, u8 x)
+{
+	u8 r = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		r |= (hweight8((matrix >> ((7 - i) * 8)) & x) & 1) << i;
+	return r;
+}
+
+static void gf_coef_test(struct kunit *test)
+{
+	struct ecp_gf_coef k;
+	unsigned int c, x;
+
+	for (c = 0; c < 256; c++) {
+		ecp_gf_coef_init(&k, c);
+		KUNIT_ASSERT_EQ(test, k.c, c);
+		for (x = 0; x < 256; x++) {
+			u8 want = slow_mul(c, x);
+
+			if (k.row[x] != want ||
+			    (k.lo[x & 15] ^ k.hi[x >> 4]) != want ||
+			    gf2p8affine_model(k.gfni_matrix, x) != want) {
+				KUNIT_FAIL(test, "coef %#x x %#x: row %#x nibbles %#x affine %#x want %#x",
+					   c, x, k.row[x],
+					   k.lo[x & 15] ^ k.hi[x >> 4],
+					   gf2p8affine_model(k.gfni_matrix, x),
+					   want);
+				return;
+			}
+		}
+	}
+}
+
+struct region_ctx {
+	u8 *src, *dst, *want, *init, row[256];
+	struct ecp_gf_coef k;
+	u32 seed;
+};
+
+static struct region_ctx *region_ctx_alloc(struct kunit *test, size_t bufsz)
+{
+	struct region_ctx *r = kunit_kzalloc(test, sizeof(*r), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, r);
+	r->src = kunit_kmalloc(test, bufsz, GFP_KERNEL);
+	r->dst = kunit_kmalloc(test, bufsz, GFP_KERNEL);
+	r->want = kunit_kmalloc(test, bufsz, GFP_KERNEL);
+	r->init = kunit_kmalloc(test, bufsz, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, r->src);
+	KUNIT_ASSERT_NOT_NULL(test, r->dst);
+	KUNIT_ASSERT_NOT_NULL(test, r->want);
+	KUNIT_ASSERT_NOT_NULL(test, r->init);
+	r->seed = 0x5eed;
+	fill_rand(r->src, bufsz, &r->seed);
+	fill_rand(r->init, bufsz, &r->seed);
+	return r;
+}
+
+static void region_set_coef(struct region_ctx *r, u8 c)
+{
+	unsigned int x;
+
+	ecp_gf_coef_init(&r->k, c);
+	for (x = 0; x < 256; x++)
+		r->row[x] = slow_mul(c, x);
+}
+
+/*
+ * Operate on dst + GUARD + doff from src + soff and check a window with
+ * GUARD bytes either side, so writes outside [dst, dst + len) are caught.
+ * impl NULL means the public dispatching API. Split in three so the middle
+ * can run in atomic context.
+ */
+static void region_prep(struct region_ctx *r, enum ecp_gf_op op, size_t len,
+			size_t soff, size_t doff)
+{
+	size_t win = GUARD + doff + len + GUARD, i;
+	u8 *w = r->want + GUARD + doff;
+	const u8 *s = r->src + soff;
+
+	memcpy(r->dst, r->init, win);
+	memcpy(r->want, r->init, win);
+	for (i = 0; i < len; i++) {
+		if (op == ECP_GF_MUL_ACC)
+			w[i] ^= r->row[s[i]];
+		else if (op == ECP_GF_MUL)
+			w[i] = r->row[s[i]];
+		else
+			w[i] ^= s[i];
+	}
+}
+
+static void region_run(struct region_ctx *r, const struct ecp_gf_impl *impl,
+		       enum ecp_gf_op op, size_t len, size_t soff, size_t doff)
+{
+	u8 *d = r->dst + GUARD + doff;
+	const u8 *s = r->src + soff;
+
+	if (impl)
+		ecp_gf_impl_run(impl, op, &r->k, d, s, len);
+	else if (op == ECP_GF_MUL_ACC)
+		ecp_gf_mul_acc(&r->k, d, s, len);
+	else if (op == ECP_GF_MUL)
+		ecp_gf_mul(&r->k, d, s, len);
+	else
+		ecp_gf_xor(d, s, len);
+}
+
+static bool region_verify(struct kunit *test, struct region_ctx *r,
+			  const struct ecp_gf_impl *impl, enum ecp_gf_op op,
+			  size_t len, size_t soff, size_t doff)
+{
+	long bad = first_diff(r->dst, r->want, GUARD + doff + len + GUARD);
+
+	if (bad < 0)
+		return true;
+	KUNIT_FAIL(test, "%s op %d c %#x len %zu soff %zu doff %zu: byte %ld (dst%+ld) is %#x, want %#x",
+		   impl ? impl->name : "api", op, r->k.c, len, soff, doff,
+		   bad, bad - (long)(GUARD + doff), r->dst[bad], r->want[bad]);
+	return false;
+}
+
+static bool region_check(struct kunit *test, struct region_ctx *r,
+			 const struct ecp_gf_impl *impl, enum ecp_gf_op op,
+			 size_t len, size_t soff, size_t doff)
+{
+	region_prep(r, op, len, soff, doff);
+	region_run(r, impl, op, len, soff, doff);
+	return region_verify(test, r, impl, op, len, soff, doff);
+}
+
+static const struct ecp_gf_impl *const *impl_params(const void *prev)
+{
+	const struct ecp_gf_impl *const *p = prev;
+
+	return p ? (p[1] ? p + 1 : NULL) : ecp_gf_impls;
+}
+
+static const void *impl_gen(const void *prev, char *desc)
+{
+	const struct ecp_gf_impl *const *p = impl_params(prev);
+
+	if (p)
+		strscpy(desc, (*p)->name, KUNIT_PARAM_DESC_SIZE);
+	return p;
+}
+
+static const struct ecp_gf_impl *impl_or_skip(struct kunit *test)
+{
+	const struct ecp_gf_impl *impl =
+		*(const struct ecp_gf_impl *const *)test->param_value;
+
+	if (!ecp_gf_impl_usable(impl))
+		kunit_skip(test, "%s not supported by this CPU", impl->name);
+	return impl;
+}
+
+/* Coefficients 0 and 1 included: the vector code must handle them too. */
+static u8 pick_coef(size_t i, u32 *seed)
+{
+	return i % 97 == 0 ? 0 : i % 89 == 0 ? 1 : test_rand(seed) | 2;
+}
+
+static void gf_impl_lengths_test(struct kunit *test)
+{
+	const struct ecp_gf_impl *impl = impl_or_skip(test);
+	struct region_ctx *r = region_ctx_alloc(test, BUFSZ);
+	int op;
+	size_t len;
+
+	/* Every length; the offsets cycle through all 64 values as len grows. */
+	for (op = 0; op < ECP_GF_NR_OPS; op++) {
+		for (len = 0; len <= MAXLEN; len++) {
+			if (len % 64 == 0)
+				region_set_coef(r, pick_coef(len / 64, &r->seed));
+			if (!region_check(test, r, impl, op, len,
+					  (len * 7 + op) % 64, (len * 13) % 64))
+				return;
+		}
+	}
+}
+
+static void gf_impl_offsets_test(struct kunit *test)
+{
+	static const size_t lens[] = {
+		1, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 200, 1448,
+	};
+	const struct ecp_gf_impl *impl = impl_or_skip(test);
+	struct region_ctx *r = region_ctx_alloc(test, BUFSZ);
+	size_t i, off;
+	int op;
+
+	region_set_coef(r, 0x8e);
+	for (op = 0; op < ECP_GF_NR_OPS; op++)
+		for (i = 0; i < ARRAY_SIZE(lens); i++)
+			for (off = 0; off < 64; off++)
+				if (!region_check(test, r, impl, op, lens[i],
+						  off, (off * 5 + i) % 64) ||
+				    !region_check(test, r, impl, op, lens[i],
+						  (off * 3 + i) % 64, off))
+					return;
+}
+
+/* Beyond one FPU chunk, so the chunking in ecp_gf_impl_run() is covered. */
+static void gf_impl_long_test(struct kunit *test)
+{
+	static const size_t lens[] = { 4097, 8191, 12288 + 5, 65536 + 3 };
+	const struct ecp_gf_impl *impl = impl_or_skip(test);
+	struct region_ctx *r = region_ctx_alloc(test, 65536 + 256 + 2 * GUARD);
+	size_t i;
+	int op;
+
+	region_set_coef(r, 0xa7);
+	for (op = 0; op < ECP_GF_NR_OPS; op++)
+		for (i = 0; i < ARRAY_SIZE(lens); i++)
+			if (!region_check(test, r, impl, op, lens[i], i + 1, 2 * i))
+				return;
+}
+
+static void gf_api_test(struct kunit *test)
+{
+	static const u8 coefs[] = { 0, 1, 2, 0x8e, 0xff };
+	struct region_ctx *r = region_ctx_alloc(test, BUFSZ);
+	size_t i, len;
+	int op;
+
+	kunit_info(test, "active implementation: %s\n", ecp_gf_impl_name());
+	for (i = 0; i < ARRAY_SIZE(coefs); i++) {
+		region_set_coef(r, coefs[i]);
+		for (op = 0; op < ECP_GF_NR_OPS; op++)
+			for (len = 0; len <= 300; len += 1 + len / 8)
+				if (!region_check(test, r, NULL, op, len,
+						  (len + i) % 64, (len * 3) % 64))
+					return;
+	}
+
+	/* In place multiply, as used to scale a buffer. */
+	region_set_coef(r, 0x53);
+	memcpy(r->dst, r->src, 1000);
+	ecp_gf_mul(&r->k, r->dst, r->dst, 1000);
+	for (i = 0; i < 1000; i++)
+		if (r->dst[i] != r->row[r->src[i]]) {
+			KUNIT_FAIL(test, "in-place mul differs at %zu", i);
+			return;
+		}
+}
+
+/*
+ * Vector code must not run where the FPU is unusable; the dispatcher has to
+ * fall back to scalar there and give the same bytes.
+ */
+static void gf_context_test(struct kunit *test)
+{
+	struct region_ctx *r = region_ctx_alloc(test, BUFSZ);
+	int op;
+
+	region_set_coef(r, 0x1d);
+	for (op = 0; op < ECP_GF_NR_OPS; op++) {
+		bool usable = true;
+
+		region_prep(r, op, 1500, 3, 5);
+		local_bh_disable();
+		region_run(r, NULL, op, 1500, 3, 5);
+		local_bh_enable();
+		region_verify(test, r, NULL, op, 1500, 3, 5);
+
+		region_prep(r, op, 1500, 7, 1);
+#ifdef CONFIG_X86_64
+		kernel_fpu_begin();
+		usable = irq_fpu_usable();
+#endif
+		region_run(r, NULL, op, 1500, 7, 1);
+#ifdef CONFIG_X86_64
+		kernel_fpu_end();
+#endif
+		region_verify(test, r, NULL, op, 1500, 7, 1);
+		if (IS_ENABLED(CONFIG_X86_64))
+			KUNIT_EXPECT_FALSE(test, usable);
+	}
+}
+
+/*
+ * A k=6 Cauchy stripe: encode parity with mul_acc, then rebuild lost data
+ * fragments from survivors. Golden values from the same program that made
+ * the tables above: data from this LCG seeded with 0xec0 (top byte of each
+ * step), parity from ec_encode_data(), decode rows from gf_invert_matrix()
+ * of generator rows {0, 1, 3, 5, 6, 7}; fnv is FNV-1a 64 of each fragment.
+ */
+#define FRAG	1000
+
+static const u64 isal_frag_fnv[K + M] = {
+	0x8984d6a2114f716aULL, 0x04bb193fe66e1749ULL, 0xc4202eadbb4136bdULL,
+	0xa4b1bb53cb83e2beULL, 0x59f562514c72d9afULL, 0xfce4ffec62922d86ULL,
+	0x3bd431eec9b29f2cULL, 0xa22d4484563a17d9ULL, 0x30e07b415609234eULL,
+};
+
+static const int survivors[K] = { 0, 1, 3, 5, 6, 7 };
+static const struct {
+	int lost;
+	u8 row[K];
+} isal_decode[] = {
+	{ 2, { 0xd2, 0x68, 0x7b, 0x01, 0x0c, 0x0a } },
+	{ 4, { 0x9d, 0x5d, 0xe0, 0x7b, 0x04, 0x05 } },
+};
+
+static u64 fnv1a64(const u8 *p, size_t n)
+{
+	u64 h = 0xcbf29ce484222325ULL;
+
+	while (n--) {
+		h ^= *p++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static void gf_stripe_test(struct kunit *test)
+{
+	struct ecp_gf_coef coef;
+	u8 *frag[K + M], *out;
+	u32 lcg = 0xec0;
+	int i, j, l;
+
+	for (i = 0; i < K + M; i++) {
+		frag[i] = kunit_kzalloc(test, FRAG, GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, frag[i]);
+	}
+	out = kunit_kmalloc(test, FRAG, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	for (i = 0; i < K; i++)
+		for (j = 0; j < FRAG; j++) {
+			lcg = lcg * 1664525u + 1013904223u;
+			frag[i][j] = lcg >> 24;
+		}
+
+	for (i = 0; i < M; i++)
+		for (j = 0; j < K; j++) {
+			ecp_gf_coef_init(&coef, ecp_gf_inv((K + i) ^ j));
+			ecp_gf_mul_acc(&coef, frag[K + i], frag[j], FRAG);
+		}
+	for (i = 0; i < K + M; i++)
+		KUNIT_EXPECT_EQ_MSG(test, fnv1a64(frag[i], FRAG),
+				    isal_frag_fnv[i], "fragment %d", i);
+
+	for (l = 0; l < ARRAY_SIZE(isal_decode); l++) {
+		memset(out, 0, FRAG);
+		for (j = 0; j < K; j++) {
+			ecp_gf_coef_init(&coef, isal_decode[l].row[j]);
+			ecp_gf_mul_acc(&coef, out, frag[survivors[j]], FRAG);
+		}
+		KUNIT_EXPECT_EQ_MSG(test, first_diff(out, frag[isal_decode[l].lost],
+						     FRAG), -1L,
+				    "rebuilt fragment %d", isal_decode[l].lost);
+		KUNIT_EXPECT_EQ(test, fnv1a64(out, FRAG),
+				isal_frag_fnv[isal_decode[l].lost]);
+	}
+}
+
+static struct kunit_case ecp_gf_test_cases[] = {
+	KUNIT_CASE(gf_field_test),
+	KUNIT_CASE(gf_golden_test),
+	KUNIT_CASE(gf_coef_test),
+	KUNIT_CASE_PARAM(gf_impl_lengths_test, impl_gen),
+	KUNIT_CASE_PARAM(gf_impl_offsets_test, impl_gen),
+	KUNIT_CASE_PARAM(gf_impl_long_test, impl_gen),
+	KUNIT_CASE(gf_api_test),
+	KUNIT_CASE(gf_context_test),
+	KUNIT_CASE(gf_stripe_test),
+	{}
+};
+
+static struct kunit_suite ecp_gf_test_suite = {
+	.name = "ecproxy_gf",
+	.test_cases = ecp_gf_test_cases,
+};
+kunit_test_suite(ecp_gf_test_suite);

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * TCP sequence arithmetic.  The proxy tracks every stream by a 64-bit byte
+ * offset so that buffers and interval sets never see wrap-around; only the
+ * edges of the data path convert to and from 32-bit sequence numbers.
+ */
+#ifndef _ECP_SEQ_H
+#define _ECP_SEQ_H
+
+#include <linux/types.h>
+
+static inline bool ecp_seq_before(u32 a, u32 b)
+{
+	return (s32)(a - b) < 0;
+}
+
+static inline bool ecp_seq_after(u32 a, u32 b)
+{
+	return ecp_seq_before(b, a);
+}
+
+/*
+ * The 64-bit stream offset of sequence number @seq in a stream whose first
+ * byte has sequence number @base, taking the candidate within 2^31 of @ref,
+ * an offset already known to be close (the highest offset seen so far).
+ * Negative results lie before the start of the stream.
+ */
+static inline s64 ecp_seq_to_off(u32 seq, u32 base, u64 ref)
+{
+	s32 delta = (s32)((seq - base) - (u32)ref);
+
+	return (s64)ref + delta;
+}
+
+static inline u32 ecp_off_to_seq(u64 off, u32 base)
+{
+	return base + (u32)off;
+}
+
+#endif

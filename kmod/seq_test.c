@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <kunit/test.h>
+
+#include "seq.h"
+
+struct ecp_seq_case {
+	const char *name;
+	u32 seq, base;
+	u64 ref;
+	s64 want;
+};
+
+static const struct ecp_seq_case ecp_seq_cases[] = {
+	{ "start", 1000, 1000, 0, 0 },
+	{ "ahead", 1100, 1000, 0, 100 },
+	{ "behind_start", 900, 1000, 0, -100 },
+	{ "wrap_base", 5, 0xfffffff0, 0, 21 },
+	{ "past_4g", 0x10, 0x0, 0xfffffff0ULL, 0x100000010LL },
+	{ "behind_ref_past_4g", 0xfffffff0, 0x0, 0x100000010ULL, 0xfffffff0LL },
+	{ "far_ahead", 0x7fffffff, 0, 0, 0x7fffffff },
+	{ "half_back", 0x80000000, 0, 0, -0x80000000LL },
+	{ "deep_stream", 0x1234, 0x1000, 0x500000000ULL, 0x500000234LL },
+};
+
+static void ecp_seq_case_desc(const struct ecp_seq_case *c, char *desc)
+{
+	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(ecp_seq, ecp_seq_cases, ecp_seq_case_desc);
+
+static void ecp_seq_to_off_test(struct kunit *test)
+{
+	const struct ecp_seq_case *c = test->param_value;
+	s64 off = ecp_seq_to_off(c->seq, c->base, c->ref);
+
+	KUNIT_EXPECT_EQ(test, off, c->want);
+	if (off >= 0)
+		KUNIT_EXPECT_EQ(test, ecp_off_to_seq(off, c->base), c->seq);
+}
+
+static void ecp_seq_order_test(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, ecp_seq_before(1, 2));
+	KUNIT_EXPECT_FALSE(test, ecp_seq_before(2, 2));
+	KUNIT_EXPECT_TRUE(test, ecp_seq_before(0xffffffff, 0));
+	KUNIT_EXPECT_TRUE(test, ecp_seq_after(0, 0xffffffff));
+	KUNIT_EXPECT_FALSE(test, ecp_seq_after(5, 5));
+}
+
+static struct kunit_case ecp_seq_test_cases[] = {
+	KUNIT_CASE_PARAM(ecp_seq_to_off_test, ecp_seq_gen_params),
+	KUNIT_CASE(ecp_seq_order_test),
+	{}
+};
+
+static struct kunit_suite ecp_seq_test_suite = {
+	.name = "ecproxy_seq",
+	.test_cases = ecp_seq_test_cases,
+};
+
+kunit_test_suite(ecp_seq_test_suite);

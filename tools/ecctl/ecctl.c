@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ecctl main: global options, object table, shared argument helpers.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ecctl.h"
+
+#ifndef ECP_VERSION
+#define ECP_VERSION "0.1"
+#endif
+
+struct ecctl_opts ecctl_opts;
+
+static int do_help(int argc, char **argv);
+
+static const struct ecctl_cmd objects[] = {
+	{ "code", do_code, "erasure-code profiles, decode coefficients, file encode/decode" },
+	{ "help", do_help, "this text" },
+	{ NULL, NULL, NULL }
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ecctl [OPTIONS] OBJECT { COMMAND | help }\n"
+		"       ecctl -V\n"
+		"OPTIONS := { -j[son] | -p[retty] | -V[ersion] | -h[elp] }\n"
+		"OBJECT := {");
+	for (const struct ecctl_cmd *o = objects; o->name; o++)
+		fprintf(f, " %s%s", o->name, o[1].name ? " |" : "");
+	fprintf(f, " }\n\nObjects:\n");
+	for (const struct ecctl_cmd *o = objects; o->name; o++)
+		fprintf(f, "  %-8s %s\n", o->name, o->summary);
+	fprintf(f,
+		"\n-j prints JSON, -p pretty-printed JSON (implies -j).\n"
+		"Objects, commands and keywords may be abbreviated to a unique prefix.\n"
+		"Exit status: 0 success, 1 runtime error, 2 usage error.\n");
+}
+
+static int do_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	usage(stdout);
+	return ECCTL_OK;
+}
+
+int ecctl_error(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("Error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+static void list_names(char *buf, size_t size, const struct ecctl_cmd *tab)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (; tab->name && off < size; tab++)
+		off += snprintf(buf + off, size - off, "%s%s", off ? ", " : "", tab->name);
+}
+
+int ecctl_dispatch(const char *what, const struct ecctl_cmd *tab,
+		   const char *def, int argc, char **argv)
+{
+	const struct ecctl_cmd *hit = NULL;
+	char names[512];
+	size_t len;
+	int nhits = 0;
+
+	if (argc < 1) {
+		if (!def) {
+			list_names(names, sizeof(names), tab);
+			return ecctl_error(ECCTL_USAGE, "missing %s; one of: %s", what, names);
+		}
+		for (const struct ecctl_cmd *c = tab; c->name; c++)
+			if (!strcmp(c->name, def))
+				return c->fn(1, (char *[]){ (char *)def, NULL });
+		return ECCTL_USAGE;
+	}
+	len = strlen(argv[0]);
+	for (const struct ecctl_cmd *c = tab; c->name; c++) {
+		if (!strcmp(c->name, argv[0]))
+			return c->fn(argc, argv);
+		if (len && !strncmp(c->name, argv[0], len)) {
+			hit = c;
+			nhits++;
+		}
+	}
+	if (nhits == 1)
+		return hit->fn(argc, argv);
+	names[0] = '\0';
+	if (nhits > 1) {
+		size_t off = 0;
+
+		for (const struct ecctl_cmd *c = tab; c->name; c++)
+			if (!strncmp(c->name, argv[0], len))
+				off += snprintf(names + off, sizeof(names) - off, "%s%s",
+						off ? ", " : "", c->name);
+		return ecctl_error(ECCTL_USAGE, "\"%s\" is ambiguous: %s", argv[0], names);
+	}
+	list_names(names, sizeof(names), tab);
+	return ecctl_error(ECCTL_USAGE, "unknown %s \"%s\"; valid: %s", what, argv[0], names);
+}
+
+int ecctl_parse_kw(struct ecctl_kw *kws, int argc, char **argv)
+{
+	for (int i = 0; i < argc; i += 2) {
+		struct ecctl_kw *hit = NULL;
+		size_t len = strlen(argv[i]);
+		int nhits = 0;
+
+		for (struct ecctl_kw *k = kws; k->name; k++) {
+			if (!strcmp(k->name, argv[i])) {
+				hit = k;
+				nhits = 1;
+				break;
+			}
+			if (len && !strncmp(k->name, argv[i], len)) {
+				hit = k;
+				nhits++;
+			}
+		}
+		if (nhits != 1) {
+			char names[512];
+			size_t off = 0;
+
+			names[0] = '\0';
+			for (struct ecctl_kw *k = kws; k->name; k++)
+				off += snprintf(names + off, sizeof(names) - off, "%s%s",
+						off ? ", " : "", k->name);
+			return ecctl_error(ECCTL_USAGE, "%s keyword \"%s\"; valid: %s",
+					   nhits ? "ambiguous" : "unknown", argv[i], names);
+		}
+		if (i + 1 >= argc)
+			return ecctl_error(ECCTL_USAGE, "\"%s\": missing value %s",
+					   argv[i], hit->metavar);
+		if (hit->val)
+			return ecctl_error(ECCTL_USAGE, "\"%s %s\": %s given twice",
+					   argv[i], argv[i + 1], hit->name);
+		hit->val = argv[i + 1];
+	}
+	for (struct ecctl_kw *k = kws; k->name; k++)
+		if (k->required && !k->val)
+			return ecctl_error(ECCTL_USAGE, "missing \"%s %s\"", k->name, k->metavar);
+	return 0;
+}
+
+int ecctl_parse_int(const char *kw, const char *val, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(val, &end, 0);
+	if (errno || end == val || *end)
+		return ecctl_error(ECCTL_USAGE, "\"%s %s\": not an integer", kw, val);
+	if (v < min || v > max)
+		return ecctl_error(ECCTL_USAGE, "\"%s %s\": must be in %ld..%ld", kw, val, min, max);
+	*out = v;
+	return 0;
+}
+
+int ecctl_parse_list(const char *kw, const char *val, int max, int *out, int maxn)
+{
+	const char *s = val;
+	int n = 0;
+
+	for (;;) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (errno || end == s || (*end && *end != ','))
+			return ecctl_error(ECCTL_USAGE,
+					   "\"%s %s\": expected comma-separated fragment indices", kw, val),
+			       -ECCTL_USAGE;
+		if (v < 0 || v >= max)
+			return ecctl_error(ECCTL_USAGE,
+					   "\"%s %s\": fragment index must be < k+m (%d)", kw, val, max),
+			       -ECCTL_USAGE;
+		for (int i = 0; i < n; i++)
+			if (out[i] == v)
+				return ecctl_error(ECCTL_USAGE, "\"%s %s\": fragment %ld listed twice",
+						   kw, val, v), -ECCTL_USAGE;
+		if (n >= maxn)
+			return ecctl_error(ECCTL_USAGE, "\"%s %s\": too many entries", kw, val),
+			       -ECCTL_USAGE;
+		out[n++] = (int)v;
+		if (!*end)
+			return n;
+		s = end + 1;
+	}
+}
+
+void ecctl_json_print(json_object *obj)
+{
+	int flags = ecctl_opts.pretty ? JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED
+				      : JSON_C_TO_STRING_PLAIN;
+
+	puts(json_object_to_json_string_ext(obj, flags));
+	json_object_put(obj);
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		const char *o = argv[i] + 1;
+
+		if (*o == '-')
+			o++;
+		if (!strcmp(o, "j") || !strcmp(o, "json")) {
+			ecctl_opts.json = 1;
+		} else if (!strcmp(o, "p") || !strcmp(o, "pretty")) {
+			ecctl_opts.json = 1;
+			ecctl_opts.pretty = 1;
+		} else if (!strcmp(o, "V") || !strcmp(o, "Version") || !strcmp(o, "version")) {
+			printf("ecctl ecproxy-%s\n", ECP_VERSION);
+			return ECCTL_OK;
+		} else if (!strcmp(o, "h") || !strcmp(o, "help")) {
+			usage(stdout);
+			return ECCTL_OK;
+		} else {
+			fprintf(stderr, "Error: unknown option \"%s\"\n", argv[i]);
+			usage(stderr);
+			return ECCTL_USAGE;
+		}
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return ECCTL_USAGE;
+	}
+	return ecctl_dispatch("object", objects, NULL, argc - i, argv + i);
+}

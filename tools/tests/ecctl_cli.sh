@@ -1,0 +1,184 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# CLI test for ecctl (object "code"): golden text output, JSON checked with
+# jq, error messages and exit codes (0 ok, 1 runtime, 2 usage), prefix
+# matching, and a file encode -> decode -> assemble round trip.  TAP output.
+#
+# Golden values are hand-checkable: isal-rs parity row 1 is 1,2,4,8, so
+# rebuilding fragment 5 (k=4) from 3,2,1,0 uses 8,4,2,1; the vandermonde
+# k=2 m=2 rows [3 2] [2 3] are derived in test_profile.c.
+
+here=$(cd "$(dirname "$0")" && pwd)
+ECCTL=${ECCTL:-$here/../ecctl/ecctl}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ecctl-cli.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+n=0
+failed=0
+echo "1..29"
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+
+# run ARGS...: sets $out, $err, $rc
+run() {
+	"$ECCTL" "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+
+# expect DESC RC EXPECTED_STDOUT ARGS...
+expect_out() {
+	desc=$1 want_rc=$2 want=$3
+	shift 3
+	run "$@"
+	if [ "$rc" = "$want_rc" ] && [ "$out" = "$want" ]; then
+		ok "$desc"
+	else
+		notok "$desc"
+		echo "#   ecctl $*: rc=$rc (want $want_rc)"
+		printf '%s\n' "$out" "$err" | sed 's/^/#   /'
+	fi
+}
+
+# expect_err DESC RC EXPECTED_STDERR ARGS...
+expect_err() {
+	desc=$1 want_rc=$2 want=$3
+	shift 3
+	run "$@"
+	if [ "$rc" = "$want_rc" ] && [ "$err" = "$want" ] && [ -z "$out" ]; then
+		ok "$desc"
+	else
+		notok "$desc"
+		echo "#   ecctl $*: rc=$rc (want $want_rc)"
+		printf '%s\n' "$out" "$err" | sed 's/^/#   /'
+		echo "#   wanted stderr: $want"
+	fi
+}
+
+# expect_jq DESC JQ_EXPR ARGS...: exit 0, valid JSON, jq -e EXPR true
+expect_jq() {
+	desc=$1 expr=$2
+	shift 2
+	run "$@"
+	if [ "$rc" = 0 ] && printf '%s' "$out" | jq -e "$expr" >/dev/null 2>&1; then
+		ok "$desc"
+	else
+		notok "$desc"
+		echo "#   ecctl $*: rc=$rc"
+		printf '%s\n' "$out" "$err" | sed 's/^/#   /'
+	fi
+}
+
+run -V
+case "$out" in "ecctl ecproxy-"*) [ $rc = 0 ] && ok "-V prints version" || notok "-V exit code" ;; *) notok "-V prints version" ;; esac
+
+run help
+case "$out" in *"OBJECT := { code | help }"*) ok "help lists objects" ;; *) notok "help lists objects" ;; esac
+
+run code help
+case "$out" in *"ecctl code assemble PROFILE"*"ecmeta"*) [ $rc = 0 ] && ok "code help documents commands" || notok "code help rc" ;; *) notok "code help documents commands" ;; esac
+
+golden1='profile isal-rs k 4 m 2 lost 5
+survivors 3 2 1 0
+coefficients 0x08 0x04 0x02 0x01'
+expect_out "coef golden text (isal-rs lost 5 from 3,2,1,0)" 0 "$golden1" \
+	code coef isal-rs k 4 m 2 lost 5 avail 3,2,1,0
+expect_out "prefix matching: c co = code coef" 0 "$golden1" \
+	c co isal-rs k 4 m 2 l 5 a 3,2,1,0
+
+expect_out "default survivors, XOR parity" 0 'profile isal-rs k 4 m 2 lost 1
+survivors 0 2 3 4
+coefficients 0x01 0x01 0x01 0x01' code coef isal-rs k 4 m 2 lost 1
+
+expect_out "matrix golden (vandermonde k 2 m 2)" 0 'profile vandermonde k 2 m 2
+data    0: 0x01 0x00
+data    1: 0x00 0x01
+parity  2: 0x03 0x02
+parity  3: 0x02 0x03' code matrix minio k 2 m 2
+
+expect_jq "-j coef: integer arrays survivors/coefficients" \
+	'.survivors == [3,2,1,0] and .coefficients == [8,4,2,1] and .lost == 5 and .profile == "isal-rs"' \
+	-j code coef isal-rs k 4 m 2 lost 5 avail 3,2,1,0
+expect_jq "-p pretty JSON is valid, alias resolved" \
+	'.profile == "jerasure-rs" and (.survivors | length) == 4 and all(.coefficients[]; type == "number")' \
+	-p code coef ceph-jerasure k 4 m 3 lost 2
+expect_jq "-j profiles lists all five" 'length == 5 and .[1].aliases == ["hdfs-rs"]' -j code profiles
+expect_jq "-j matrix: generator rows" '(.generator | length) == 5 and .generator[3] == [1,1,1] and .generator[4] == [1,2,4]' \
+	-j code matrix isal-rs k 3 m 2
+
+expect_err "lost out of range" 2 'Error: "lost 9": fragment index must be < k+m (9)' \
+	code coef isal-rs k 6 m 3 lost 9
+expect_err "k out of range" 2 'Error: "k 33": must be in 1..32' code coef isal-rs k 33 m 3 lost 1
+expect_err "too many erasures" 2 'Error: "avail 0,2,3": too many erasures: 3 fragments available, need k=4' \
+	code coef isal-rs k 4 m 2 lost 1 avail 0,2,3
+expect_err "avail lists lost" 2 'Error: "avail 0,1,2,3": lists the lost fragment 1' \
+	code coef isal-rs k 4 m 2 lost 1 avail 0,1,2,3
+expect_err "avail garbage" 2 'Error: "avail 0,x": expected comma-separated fragment indices' \
+	code coef isal-rs k 4 m 2 lost 1 avail 0,x
+expect_err "unknown command lists valid ones" 2 \
+	'Error: unknown code command "frob"; valid: profiles, matrix, coef, encode, decode, assemble, help' code frob
+expect_err "unknown object lists valid ones" 2 'Error: unknown object "tusk"; valid: code, help' tusk
+expect_err "unknown keyword lists valid ones" 2 \
+	'Error: unknown keyword "lots"; valid: k, m, matrix, lost, avail' code coef isal-rs k 4 m 2 lots 1
+expect_err "unknown profile lists valid ones" 2 \
+	'Error: unknown profile "rs"; valid: isal-rs, isal-cauchy, hdfs-rs, jerasure-rs, ceph-jerasure, vandermonde, minio, klauspost, backblaze, matrix' \
+	code coef rs k 4 m 2 lost 1
+expect_err "missing required keyword" 2 'Error: missing "lost I"' code coef isal-rs k 4 m 2
+expect_err "missing value" 2 'Error: "m": missing value M' code coef isal-rs k 4 m
+expect_err "matrix only for profile matrix" 2 'Error: "matrix 1,1": only profile matrix takes a matrix' \
+	code coef isal-rs k 2 m 1 lost 0 matrix 1,1
+
+run code coef isal-rs k 6 m 5 lost 0 avail 1,2,4,6,7,10
+sugg=$(printf '%s' "$err" | sed -n 's/.*try avail \([0-9,]*\)$/\1/p')
+if [ $rc = 1 ] && [ -n "$sugg" ] &&
+   [ "$err" = "Error: \"avail 1,2,4,6,7,10\": survivor set 1,2,4,6,7,10 is singular for isal-rs k=6 m=5; try avail $sugg" ] &&
+   "$ECCTL" code coef isal-rs k 6 m 5 lost 0 avail "$sugg" >/dev/null; then
+	ok "singular isal-rs set: exit 1, suggestion ($sugg) works"
+else
+	notok "singular isal-rs set: exit 1, suggestion works"
+	echo "#   rc=$rc err=$err"
+fi
+
+# usage text follows the error on stderr; check the first line
+run -x code
+[ $rc = 2 ] && [ "$(printf '%s\n' "$err" | head -1)" = 'Error: unknown option "-x"' ] && ok "unknown option: first stderr line" || notok "unknown option: first stderr line"
+
+# file round trip
+head -c 10007 /dev/urandom >"$tmp/in"
+run code encode isal-cauchy k 4 m 2 in "$tmp/in" out "$tmp/frags"
+if [ $rc = 0 ] && [ "$out" = "encoded 10007 bytes into 6 fragments of 2502 bytes in $tmp/frags" ] &&
+   [ "$(wc -c <"$tmp/frags/frag.5")" -eq 2502 ] && grep -qx 'length 10007' "$tmp/frags/ecmeta"; then
+	ok "encode: 6 fragments of ceil(10007/4) bytes, ecmeta"
+else
+	notok "encode: 6 fragments"
+	echo "#   rc=$rc out=$out err=$err"
+fi
+
+cp "$tmp/frags/frag.1" "$tmp/frag1.orig"
+rm "$tmp/frags/frag.1" "$tmp/frags/frag.4"
+run -j code decode hdfs-rs k 4 m 2 lost 1 dir "$tmp/frags" out "$tmp/frags/frag.1"
+if [ $rc = 0 ] && cmp -s "$tmp/frag1.orig" "$tmp/frags/frag.1" &&
+   printf '%s' "$out" | jq -e '.survivors == [0,2,3,5] and .fragsize == 2502' >/dev/null; then
+	ok "decode: rebuilt missing data fragment from present ones"
+else
+	notok "decode: rebuilt missing data fragment"
+	echo "#   rc=$rc out=$out err=$err"
+fi
+
+rm "$tmp/frags/frag.0"
+run code assemble isal-cauchy k 4 m 2 dir "$tmp/frags" out "$tmp/out.bin"
+if [ $rc = 0 ] && cmp -s "$tmp/in" "$tmp/out.bin"; then
+	ok "assemble with fragments 0 and 4 missing restores the input"
+else
+	notok "assemble restores the input"
+	echo "#   rc=$rc out=$out err=$err"
+fi
+
+expect_err "decode with a different profile than ecmeta (usage error)" 2 \
+	'Error: fragment set was encoded with isal-cauchy k 4 m 2, not isal-rs k 4 m 2' \
+	code decode isal-rs k 4 m 2 lost 0 dir "$tmp/frags" out "$tmp/x"
+
+echo "# ecctl_cli: $((n - failed)) passed, $failed failed"
+[ $failed -eq 0 ]
