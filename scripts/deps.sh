@@ -14,7 +14,7 @@ pkgs=(
 	linux-headers-amd64 linux-image-amd64 linux-source-6.1
 	# VM and tests
 	qemu-system-x86 busybox-static iproute2 socat ethtool jq procps
-	psmisc util-linux
+	psmisc util-linux iputils-ping
 	# userspace libraries and oracles
 	libmnl-dev libjson-c-dev libisal-dev libjerasure-dev libgf-complete-dev
 	# docs and plots

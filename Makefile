@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+#   make                 build ecproxy.ko (against KDIR) and the tools
+#   make check           all tests: userspace, KUnit and netns in VMs
+#   make demo            the main job end to end (in a VM unless VM=0)
+#   make bench-gf        GF(2^8) kernels against ISA-L (in a VM unless VM=0)
+#   make install         module (modules_install + depmod) and tools
+#   make KDIR=/path/to/kernel/build   build for another kernel (>= 6.1)
+#
+# The kernel tree defaults to the running kernel's, else to the installed
+# Debian headers (this is what CI machines, which cannot load modules, use).
+
+KVER ?= $(shell uname -r)
+ifneq ($(wildcard /lib/modules/$(KVER)/build/Makefile),)
+KDIR ?= /lib/modules/$(KVER)/build
+else
+KDIR ?= $(shell scripts/kernel.sh debian-kdir 2>/dev/null)
+endif
+KREL = $(shell cat $(KDIR)/include/config/kernel.release)
+PREFIX ?= /usr/local
+VM ?= 1
+
+.PHONY: all module tools check demo bench bench-gf install modules_install \
+	clean deps
+
+all: module tools
+
+module:
+	@test -n "$(KDIR)" || { echo "no kernel headers: set KDIR or run scripts/deps.sh" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+tools:
+	$(MAKE) -C tools
+
+deps:
+	scripts/deps.sh
+
+check:
+	scripts/check.sh
+
+demo: deps
+	@echo "make demo: not yet; it arrives with the reconstruction data path (issue 7)."
+
+bench: bench-gf
+
+bench-gf: deps all
+	$(MAKE) -C bench/gf
+ifeq ($(VM),0)
+	ECP_KO=$(CURDIR)/ecproxy.ko bench/gf/run.sh $(CURDIR)/build/bench/gf
+else
+	selftests/vm/run --kernel debian -- bench/gf/run.sh $(CURDIR)/build/bench/gf
+endif
+
+modules_install: module
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	depmod -a $(KREL)
+
+install: modules_install tools
+	$(MAKE) -C tools install PREFIX=$(PREFIX)
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C tools clean
+	-$(MAKE) -C bench/gf clean
+	rm -rf build

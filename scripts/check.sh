@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: dependencies, build, userspace tests, KUnit in the debug VM,
+# netns selftests in the stock Debian and the debug VM.  Every stage leaves
+# TAP in build/results/STAGE.tap; the last line is "N passed, N failed"
+# summed over all of them, and the exit status is non-zero on any failure.
+#
+# CHECK_STAGES="tools kunit netns-debian netns-debug" picks stages.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+res=$top/build/results
+mkdir -p "$res"
+rm -f "$res"/*.tap
+stages=${CHECK_STAGES:-tools kunit netns-debian netns-debug}
+t0=$(date +%s)
+
+say() { echo "==> [$(( $(date +%s) - t0 ))s] $*"; }
+
+# stage NAME CMD...: run CMD, keep its TAP (stdout), show everything; a
+# command that fails without reporting a failing test counts as one.
+stage() {
+	local name=$1 rc
+	shift
+	say "$name"
+	"$@" | tee "$res/$name.tap"
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" != 0 ] && ! grep -q '^not ok' "$res/$name.tap"; then
+		echo "not ok - $name: exited with status $rc" | tee -a "$res/$name.tap"
+	fi
+	read -r p f s < <(scripts/tap-count.sh "$res/$name.tap")
+	say "$name: $p passed, $f failed, $s skipped"
+}
+
+build_all() {
+	scripts/deps.sh && make -s all && echo "ok - build: module and tools"
+}
+
+say "dependencies and build"
+stage build build_all
+if grep -q '^not ok' "$res/build.tap"; then
+	stages=""
+fi
+
+for s in $stages; do
+	case "$s" in
+	tools) stage tools make -s -C tools check ;;
+	kunit)
+		# The first run builds the debug kernel (cached afterwards).
+		say "debug kernel: $(scripts/debug-kernel.sh)"
+		stage kunit selftests/kunit/run.sh
+		;;
+	netns-debian) stage netns-debian selftests/vm/run --kernel debian -- selftests/netns/run.sh ;;
+	netns-debug) stage netns-debug selftests/vm/run --kernel debug -- selftests/netns/run.sh ;;
+	*) echo "check: unknown stage $s" >&2; exit 2 ;;
+	esac
+done
+
+read -r p f s < <(scripts/tap-count.sh "$res"/*.tap)
+say "done in $(( $(date +%s) - t0 ))s; results in build/results/"
+grep -h '^not ok' "$res"/*.tap | sed 's/^/FAILED: /'
+if [ "$s" != 0 ]; then
+	echo "$p passed, $f failed, $s skipped"
+else
+	echo "$p passed, $f failed"
+fi
+[ "$f" = 0 ] && [ "$p" != 0 ]

@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The module in a namespace topology: opening the "ecproxy" generic netlink
+# family autoloads it, the family is visible in every network namespace,
+# and it unloads cleanly with namespaces alive and after they are gone.
+#
+#   +-------------+          +-------------+
+#   |   ns $S     |          |   ns $A     |
+#   |  (router)   |  veth    |  (client)   |
+#   | 10.0.1.1/24 +----------+ 10.0.1.2/24 |
+#   +-------------+          +-------------+
+set -u
+. "$(dirname "$0")/../lib/tap.sh"
+
+S=ecp-genl-s
+A=ecp-genl-a
+
+cleanup() {
+	ip netns del $S 2>/dev/null
+	ip netns del $A 2>/dev/null
+}
+trap cleanup EXIT
+
+loaded() { [ -d /sys/module/ecproxy ]; }
+family_listed() { ip netns exec "$1" genl ctrl list 2>/dev/null | grep -q "Name: ecproxy$"; }
+
+pp modprobe -r ecproxy 2>/dev/null
+tap_check "module is not loaded at start" sh -c '! test -d /sys/module/ecproxy'
+
+pp ip netns add $S
+pp ip netns add $A
+pp ip -n $S link add veth0 type veth peer name veth0 netns $A
+pp ip -n $S addr add 10.0.1.1/24 dev veth0
+pp ip -n $A addr add 10.0.1.2/24 dev veth0
+pp ip -n $S link set veth0 up
+pp ip -n $A link set veth0 up
+tap_check "topology: A reaches S" wait_for 10 ip netns exec $A ping -c1 -W1 10.0.1.1
+
+tap_check "opening the family from a netns autoloads the module" \
+	ip netns exec $S genl ctrl get name ecproxy
+tap_check "module is loaded after autoload" loaded
+tap_check "family visible in the other netns" family_listed $A
+tap_check "family visible in the initial netns" sh -c 'genl ctrl list | grep -q "Name: ecproxy$"'
+tap_check "modinfo shows description and version" \
+	sh -c 'modinfo ecproxy | grep -q "^description:.*erasure" && modinfo ecproxy | grep -q "^version:"'
+tap_check "modinfo shows the genl family alias" \
+	sh -c 'modinfo ecproxy | grep -q "alias:.*net-pf-16-proto-16-family-ecproxy"'
+
+tap_check "unload with namespaces alive" modprobe -r ecproxy
+tap_check "module is gone" sh -c '! test -d /sys/module/ecproxy'
+tap_check "family is gone" sh -c '! genl ctrl list | grep -q "Name: ecproxy$"'
+
+tap_check "load again" modprobe ecproxy
+pp ip netns del $A
+pp ip netns del $S
+tap_check "unload after namespace teardown" modprobe -r ecproxy
+tap_check "module is gone again" sh -c '! test -d /sys/module/ecproxy'
+
+tap_done
