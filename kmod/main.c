@@ -9,14 +9,19 @@
 
 #include <linux/ecproxy.h>
 #include "ecproxy.h"
+#include "gf.h"
 
 static int __init ecp_mod_init(void)
 {
 	int ret;
 
-	ret = ecp_netns_init();
+	/* The data path needs its GF tables before any task can exist. */
+	ret = ecp_gf_init();
 	if (ret)
 		return ret;
+	ret = ecp_netns_init();
+	if (ret)
+		goto err_gf;
 	/* Netlink last: once registered, requests may arrive at once. */
 	ret = ecp_netlink_init();
 	if (ret)
@@ -26,6 +31,8 @@ static int __init ecp_mod_init(void)
 
 err_netns:
 	ecp_netns_exit();
+err_gf:
+	ecp_gf_exit();
 	return ret;
 }
 
@@ -33,6 +40,7 @@ static void __exit ecp_mod_exit(void)
 {
 	ecp_netlink_exit();
 	ecp_netns_exit();
+	ecp_gf_exit();
 }
 
 module_init(ecp_mod_init);
