@@ -4,10 +4,11 @@
  * operations to it, and keeps SIMD use safe in any context.
  *
  * Module parameters:
- *   gf_impl=auto|scalar|ssse3|avx2|avx512|gfni (default auto; writable at
- *     runtime). Forcing an implementation the CPU or kernel cannot run fails
- *     the module load with -ENODEV rather than silently falling back, so a
- *     test or benchmark never measures something other than what it asked.
+ *   gf_impl=auto|scalar|ssse3|avx2|avx512|gfni|gfni512 (default auto;
+ *     writable at runtime). Forcing an implementation the CPU or kernel
+ *     cannot run fails the module load (or the write) with -ENODEV rather
+ *     than silently falling back, so a test or benchmark never measures
+ *     something other than what it asked for.
  *   gf_bench_ms=N: time spent benchmarking each implementation at load
  *     (default 1, 0 = none: pick by static preference, max 10000).
  *   gf_bench (read only): "name:MB/s ..." for mul_acc from the last
@@ -15,6 +16,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": gf: " fmt
 
+#include <linux/err.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
@@ -51,6 +53,9 @@ const struct ecp_gf_impl *const ecp_gf_impls[] = {
 	&ecp_gf_avx512,
 #endif
 	&ecp_gf_gfni,
+#ifdef CONFIG_AS_AVX512
+	&ecp_gf_gfni512,
+#endif
 #endif
 	NULL,
 };
@@ -231,25 +236,35 @@ static const struct ecp_gf_impl *ecp_gf_pick_auto(void)
 	return best;
 }
 
-/* Called with the module's kernel_param_lock held. */
-static int ecp_gf_select(const char *name)
+/* NULL for "auto", else the usable implementation named, or an ERR_PTR. */
+static const struct ecp_gf_impl *ecp_gf_resolve(const char *name)
 {
 	const struct ecp_gf_impl *impl;
 
-	if (sysfs_streq(name, "auto")) {
-		impl = ecp_gf_pick_auto();
-	} else {
-		impl = ecp_gf_lookup(name);
-		if (!impl) {
-			pr_err("gf_impl: unknown implementation '%s'\n", name);
-			return -EINVAL;
-		}
-		if (!ecp_gf_impl_usable(impl)) {
-			pr_err("gf_impl: '%s' is not supported by this CPU or kernel\n",
-			       impl->name);
-			return -ENODEV;
-		}
+	if (sysfs_streq(name, "auto"))
+		return NULL;
+	impl = ecp_gf_lookup(name);
+	if (!impl) {
+		pr_err("gf_impl: unknown implementation '%s'\n", name);
+		return ERR_PTR(-EINVAL);
 	}
+	if (!ecp_gf_impl_usable(impl)) {
+		pr_err("gf_impl: '%s' is not supported by this CPU or kernel\n",
+		       impl->name);
+		return ERR_PTR(-ENODEV);
+	}
+	return impl;
+}
+
+/* Called with the module's kernel_param_lock held. */
+static int ecp_gf_select(const char *name)
+{
+	const struct ecp_gf_impl *impl = ecp_gf_resolve(name);
+
+	if (IS_ERR(impl))
+		return PTR_ERR(impl);
+	if (!impl)
+		impl = ecp_gf_pick_auto();
 	WRITE_ONCE(ecp_gf_active, impl);
 	pr_info("using %s (gf_impl=%s)\n", impl->name, name);
 	return 0;
@@ -283,7 +298,7 @@ static const struct kernel_param_ops ecp_gf_impl_ops = {
 };
 module_param_cb(gf_impl, &ecp_gf_impl_ops, NULL, 0644);
 MODULE_PARM_DESC(gf_impl,
-		 "GF(2^8) implementation: auto, scalar, ssse3, avx2, avx512, gfni");
+		 "GF(2^8) implementation: auto, scalar, ssse3, avx2, avx512, gfni, gfni512");
 
 module_param_named(gf_bench_ms, ecp_gf_bench_ms, uint, 0444);
 MODULE_PARM_DESC(gf_bench_ms, "Benchmark time per implementation at load (ms)");
@@ -313,13 +328,23 @@ MODULE_PARM_DESC(gf_bench, "Measured mul_acc MB/s per implementation");
 
 int ecp_gf_init(void)
 {
+	const struct ecp_gf_impl *impl;
 	int ret;
 
 	ecp_gf_field_init();
 	ecp_gf_bench_ms = min(ecp_gf_bench_ms, ECP_GF_BENCH_MAX_MS);
+
+	/* Fail a bad gf_impl= before spending time on the benchmark. */
+	kernel_param_lock(THIS_MODULE);
+	impl = ecp_gf_resolve(ecp_gf_impl_param);
+	kernel_param_unlock(THIS_MODULE);
+	if (IS_ERR(impl))
+		return PTR_ERR(impl);
+
 	ret = ecp_gf_bench();
 	if (ret)
 		return ret;
+
 	/* gf_impl may be written through sysfs while the module loads. */
 	kernel_param_lock(THIS_MODULE);
 	ret = ecp_gf_select(ecp_gf_impl_param);

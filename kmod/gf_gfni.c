@@ -4,9 +4,12 @@
  * 32 bytes per instruction. GF2P8MULB is not usable: it is hardwired to the
  * AES polynomial 0x11b.
  *
+ * Two widths: "gfni" uses VEX ymm (any GFNI CPU with AVX2), "gfni512" EVEX
+ * zmm (GFNI with AVX-512, twice the bytes per instruction).
+ *
  * The instruction is emitted as bytes because the kernel 6.1 build has no
  * assembler check for GFNI (binutils < 2.30 lacks it); operands are fixed:
- * matrix in ymm0, data in ymm1..ymm4.
+ * matrix in ymm0/zmm0, data in ymm1..ymm4/zmm1..zmm4.
  */
 #include <linux/kernel.h>
 
@@ -18,6 +21,11 @@
 #define ECP_GF2P8AFFINE_Y2	".byte 0xc4, 0xe3, 0xed, 0xce, 0xd0, 0x00"
 #define ECP_GF2P8AFFINE_Y3	".byte 0xc4, 0xe3, 0xe5, 0xce, 0xd8, 0x00"
 #define ECP_GF2P8AFFINE_Y4	".byte 0xc4, 0xe3, 0xdd, 0xce, 0xe0, 0x00"
+/* vgf2p8affineqb $0, %zmm0, %zmmN, %zmmN */
+#define ECP_GF2P8AFFINE_Z1	".byte 0x62, 0xf3, 0xf5, 0x48, 0xce, 0xc8, 0x00"
+#define ECP_GF2P8AFFINE_Z2	".byte 0x62, 0xf3, 0xed, 0x48, 0xce, 0xd0, 0x00"
+#define ECP_GF2P8AFFINE_Z3	".byte 0x62, 0xf3, 0xe5, 0x48, 0xce, 0xd8, 0x00"
+#define ECP_GF2P8AFFINE_Z4	".byte 0x62, 0xf3, 0xdd, 0x48, 0xce, 0xe0, 0x00"
 
 static bool ecp_gf_gfni_usable(void)
 {
@@ -104,3 +112,94 @@ const struct ecp_gf_impl ecp_gf_gfni = {
 		[ECP_GF_XOR] = ecp_gf_avx2_xor,
 	},
 };
+
+#ifdef CONFIG_AS_AVX512
+
+static bool ecp_gf_gfni512_usable(void)
+{
+	return ecp_gf_gfni_usable() &&
+	       boot_cpu_has(X86_FEATURE_AVX512F) &&
+	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM |
+				 XFEATURE_MASK_AVX512, NULL);
+}
+
+/* zmm1..zmm4 = c * src[0..256) */
+static __always_inline void ecp_gf_gfni512_mul256(const u8 *src)
+{
+	asm volatile("vmovdqu64 %0, %%zmm1" : : "m" (ECP_IN64(src)));
+	asm volatile("vmovdqu64 %0, %%zmm2" : : "m" (ECP_IN64(src + 64)));
+	asm volatile("vmovdqu64 %0, %%zmm3" : : "m" (ECP_IN64(src + 128)));
+	asm volatile("vmovdqu64 %0, %%zmm4" : : "m" (ECP_IN64(src + 192)));
+	asm volatile(ECP_GF2P8AFFINE_Z1);
+	asm volatile(ECP_GF2P8AFFINE_Z2);
+	asm volatile(ECP_GF2P8AFFINE_Z3);
+	asm volatile(ECP_GF2P8AFFINE_Z4);
+}
+
+/* zmm1 = c * src[0..64) */
+static __always_inline void ecp_gf_gfni512_mul64(const u8 *src)
+{
+	asm volatile("vmovdqu64 %0, %%zmm1" : : "m" (ECP_IN64(src)));
+	asm volatile(ECP_GF2P8AFFINE_Z1);
+}
+
+/* Below 64 bytes the ymm code takes over, itself ending in scalar code. */
+static void ecp_gf_gfni512_mul_acc(const struct ecp_gf_coef *k, u8 *dst,
+				   const u8 *src, size_t len)
+{
+	asm volatile("vpbroadcastq %0, %%zmm0" : : "m" (k->gfni_matrix));
+	for (; len >= 256; len -= 256, src += 256, dst += 256) {
+		ecp_gf_gfni512_mul256(src);
+		asm volatile("vpxorq %0, %%zmm1, %%zmm1" : : "m" (ECP_IN64(dst)));
+		asm volatile("vpxorq %0, %%zmm2, %%zmm2"
+			     : : "m" (ECP_IN64(dst + 64)));
+		asm volatile("vpxorq %0, %%zmm3, %%zmm3"
+			     : : "m" (ECP_IN64(dst + 128)));
+		asm volatile("vpxorq %0, %%zmm4, %%zmm4"
+			     : : "m" (ECP_IN64(dst + 192)));
+		asm volatile("vmovdqu64 %%zmm1, %0" : "=m" (ECP_OUT64(dst)));
+		asm volatile("vmovdqu64 %%zmm2, %0" : "=m" (ECP_OUT64(dst + 64)));
+		asm volatile("vmovdqu64 %%zmm3, %0" : "=m" (ECP_OUT64(dst + 128)));
+		asm volatile("vmovdqu64 %%zmm4, %0" : "=m" (ECP_OUT64(dst + 192)));
+	}
+	for (; len >= 64; len -= 64, src += 64, dst += 64) {
+		ecp_gf_gfni512_mul64(src);
+		asm volatile("vpxorq %0, %%zmm1, %%zmm1" : : "m" (ECP_IN64(dst)));
+		asm volatile("vmovdqu64 %%zmm1, %0" : "=m" (ECP_OUT64(dst)));
+	}
+	asm volatile("vzeroupper");
+	ecp_gf_gfni_mul_acc(k, dst, src, len);
+}
+
+static void ecp_gf_gfni512_mul(const struct ecp_gf_coef *k, u8 *dst,
+			       const u8 *src, size_t len)
+{
+	asm volatile("vpbroadcastq %0, %%zmm0" : : "m" (k->gfni_matrix));
+	for (; len >= 256; len -= 256, src += 256, dst += 256) {
+		ecp_gf_gfni512_mul256(src);
+		asm volatile("vmovdqu64 %%zmm1, %0" : "=m" (ECP_OUT64(dst)));
+		asm volatile("vmovdqu64 %%zmm2, %0" : "=m" (ECP_OUT64(dst + 64)));
+		asm volatile("vmovdqu64 %%zmm3, %0" : "=m" (ECP_OUT64(dst + 128)));
+		asm volatile("vmovdqu64 %%zmm4, %0" : "=m" (ECP_OUT64(dst + 192)));
+	}
+	for (; len >= 64; len -= 64, src += 64, dst += 64) {
+		ecp_gf_gfni512_mul64(src);
+		asm volatile("vmovdqu64 %%zmm1, %0" : "=m" (ECP_OUT64(dst)));
+	}
+	asm volatile("vzeroupper");
+	ecp_gf_gfni_mul(k, dst, src, len);
+}
+
+const struct ecp_gf_impl ecp_gf_gfni512 = {
+	.name = "gfni512",
+	.usable = ecp_gf_gfni512_usable,
+	.simd = true,
+	.fn = {
+		[ECP_GF_MUL_ACC] = ecp_gf_gfni512_mul_acc,
+		[ECP_GF_MUL] = ecp_gf_gfni512_mul,
+		/* Plain XOR is memory bound; ymm is as fast and is usable. */
+		[ECP_GF_XOR] = ecp_gf_avx2_xor,
+	},
+};
+
+#endif /* CONFIG_AS_AVX512 */

@@ -33,6 +33,7 @@ extern const struct ecp_gf_impl ecp_gf_ssse3;
 extern const struct ecp_gf_impl ecp_gf_avx2;
 extern const struct ecp_gf_impl ecp_gf_avx512;
 extern const struct ecp_gf_impl ecp_gf_gfni;
+extern const struct ecp_gf_impl ecp_gf_gfni512;
 
 /* Every compiled-in implementation, NULL-terminated, scalar first. */
 extern const struct ecp_gf_impl *const ecp_gf_impls[];

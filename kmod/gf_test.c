@@ -5,8 +5,9 @@
  * from ISA-L so the field and matrices match what storage systems use.
  */
 #include <kunit/test.h>
-#include <linux/slab.h>
+#include <linux/bitops.h>
 #include <linux/bottom_half.h>
+#include <linux/slab.h>
 #ifdef CONFIG_X86_64
 #include <asm/fpu/api.h>
 #endif

@@ -8,9 +8,9 @@
 #define _ECP_KUNIT_EXPORT_H
 
 #include <linux/export.h>
-#include <linux/version.h>
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+/* Kbuild defines ECP_NS_STRING where namespaces are strings (6.13+). */
+#ifdef ECP_NS_STRING
 #define ECP_KUNIT_NS "ECPROXY_KUNIT"
 #else
 #define ECP_KUNIT_NS ECPROXY_KUNIT

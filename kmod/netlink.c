@@ -1,11 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
+/*
+ * The generic netlink family: command table, per-command policies and the
+ * commands that are not about tasks.  The protocol is documented in
+ * uapi/linux/ecproxy.h.
+ */
 #include <linux/module.h>
 #include <net/genetlink.h>
 
 #include <linux/ecproxy.h>
 #include "ecproxy.h"
+#include "gf_impl.h"
+#include "netlink.h"
+#include "netns.h"
+#include "task.h"
 
-static struct genl_family ecp_genl_family;
+static int ecp_nl_put_gf(struct sk_buff *msg)
+{
+	struct nlattr *avail;
+	int i;
+
+	if (nla_put_string(msg, ECPROXY_A_INFO_GF_IMPL, ecp_gf_impl_name()))
+		return -EMSGSIZE;
+	avail = nla_nest_start(msg, ECPROXY_A_INFO_GF_AVAIL);
+	if (!avail)
+		return -EMSGSIZE;
+	for (i = 0; ecp_gf_impls[i]; i++) {
+		if (!ecp_gf_impl_usable(ecp_gf_impls[i]))
+			continue;
+		if (nla_put_string(msg, ECPROXY_A_INFO_GF_IMPL,
+				   ecp_gf_impls[i]->name))
+			return -EMSGSIZE;
+	}
+	nla_nest_end(msg, avail);
+	return 0;
+}
 
 static int ecp_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 {
@@ -19,7 +47,8 @@ static int ecp_nl_get_info(struct sk_buff *skb, struct genl_info *info)
 				ECPROXY_CMD_GET_INFO);
 	if (!hdr)
 		goto nospace;
-	if (nla_put_string(msg, ECPROXY_A_INFO_VERSION, ECP_VERSION))
+	if (nla_put_string(msg, ECPROXY_A_INFO_VERSION, ECP_VERSION) ||
+	    ecp_nl_put_gf(msg))
 		goto nospace;
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
@@ -30,20 +59,115 @@ nospace:
 	return -EMSGSIZE;
 }
 
-static const struct genl_small_ops ecp_genl_ops[] = {
+int ecp_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct ecp_net *en = ecp_net(genl_info_net(info));
+	struct ecp_stats *sum;
+	struct nlattr *nest;
+	struct sk_buff *msg;
+	struct ecp_task *t;
+	unsigned long id;
+	unsigned int ntasks;
+	u64 bytes_in, mem;
+	void *hdr;
+	int ret = -EMSGSIZE;
+
+	sum = kmalloc(sizeof(*sum), GFP_KERNEL);
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!sum || !msg) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ecp_stats_init(sum);
+	mutex_lock(&en->conf_lock);
+	ecp_stats_fold(sum, &en->retired);
+	bytes_in = atomic64_read(&en->retired_bytes_in);
+	xa_for_each(&en->tasks, id, t) {
+		ecp_stats_fold(sum, &t->stats);
+		bytes_in += ecp_task_bytes_in(t);
+	}
+	ntasks = en->ntasks;
+	mem = en->mem_used;
+	mutex_unlock(&en->conf_lock);
+
+	hdr = genlmsg_put_reply(msg, info, &ecp_genl_family, 0,
+				ECPROXY_CMD_STATS_GET);
+	if (!hdr)
+		goto nospace;
+	if (nla_put_u32(msg, ECPROXY_A_NETNS_TASKS, ntasks) ||
+	    nla_put_u64_64bit(msg, ECPROXY_A_NETNS_MEM_USED, mem,
+			      ECPROXY_A_NETNS_PAD) ||
+	    nla_put_u64_64bit(msg, ECPROXY_A_NETNS_MEM_MAX,
+			      ecp_netns_mem_max(), ECPROXY_A_NETNS_PAD))
+		goto nospace;
+	nest = nla_nest_start(msg, ECPROXY_A_NETNS_STATS);
+	if (!nest || ecp_stats_put(msg, sum, bytes_in))
+		goto nospace;
+	nla_nest_end(msg, nest);
+	genlmsg_end(msg, hdr);
+	kfree(sum);
+	return genlmsg_reply(msg, info);
+
+nospace:
+	NL_SET_ERR_MSG(info->extack, "reply does not fit in a message");
+out:
+	nlmsg_free(msg);
+	kfree(sum);
+	return ret;
+}
+
+/*
+ * Every command needs CAP_NET_ADMIN over the namespace, reads included.
+ * Commands without a policy accept no attributes: with resv_start_op 0
+ * the core gives them a reject-all policy and validates strictly.
+ */
+static const struct genl_ops ecp_genl_ops[] = {
 	{
 		.cmd = ECPROXY_CMD_GET_INFO,
 		.doit = ecp_nl_get_info,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
+	{
+		.cmd = ECPROXY_CMD_TASK_ADD,
+		.doit = ecp_nl_task_add,
+		.policy = ecp_task_add_policy,
+		.maxattr = ECPROXY_A_TASK_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ECPROXY_CMD_TASK_DEL,
+		.doit = ecp_nl_task_del,
+		.policy = ecp_task_id_policy,
+		.maxattr = ECPROXY_A_TASK_ID,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ECPROXY_CMD_TASK_GET,
+		.doit = ecp_nl_task_get,
+		.dumpit = ecp_nl_task_dump,
+		.policy = ecp_task_id_policy,
+		.maxattr = ECPROXY_A_TASK_ID,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ECPROXY_CMD_TASK_FLUSH,
+		.doit = ecp_nl_task_flush,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ECPROXY_CMD_STATS_GET,
+		.doit = ecp_nl_stats_get,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
 };
 
-static struct genl_family ecp_genl_family __ro_after_init = {
+struct genl_family ecp_genl_family __ro_after_init = {
 	.name = ECPROXY_GENL_NAME,
 	.version = ECPROXY_GENL_VERSION,
 	.module = THIS_MODULE,
-	.small_ops = ecp_genl_ops,
-	.n_small_ops = ARRAY_SIZE(ecp_genl_ops),
+	.ops = ecp_genl_ops,
+	.n_ops = ARRAY_SIZE(ecp_genl_ops),
+	.resv_start_op = 0,
 	.netnsok = true,
 	.parallel_ops = true,
 };

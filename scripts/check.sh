@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: dependencies, build, userspace tests, KUnit in the debug VM,
+# make check: dependencies, build, style (checkpatch, sparse), userspace tests, KUnit in the debug VM,
 # netns selftests in the stock Debian and the debug VM.  Every stage leaves
 # TAP in build/results/STAGE.tap; the last line is "N passed, N failed"
 # summed over all of them, and the exit status is non-zero on any failure.
@@ -13,7 +13,7 @@ cd "$top"
 res=$top/build/results
 mkdir -p "$res"
 rm -f "$res"/*.tap
-stages=${CHECK_STAGES:-tools kunit netns-debian netns-debug}
+stages=${CHECK_STAGES:-style tools kunit netns-debian netns-debug}
 t0=$(date +%s)
 
 say() { echo "==> [$(( $(date +%s) - t0 ))s] $*"; }
@@ -45,6 +45,7 @@ fi
 
 for s in $stages; do
 	case "$s" in
+	style) stage style scripts/style.sh ;;
 	tools) stage tools make -s -C tools check ;;
 	kunit)
 		# The first run builds the debug kernel (cached afterwards).

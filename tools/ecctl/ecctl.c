@@ -20,6 +20,8 @@ static int do_help(int argc, char **argv);
 
 static const struct ecctl_cmd objects[] = {
 	{ "code", do_code, "erasure-code profiles, decode coefficients, file encode/decode" },
+	{ "task", do_task, "reconstruction tasks in the kernel (add, del, show, flush)" },
+	{ "stats", do_stats, "network namespace totals of the kernel module" },
 	{ "help", do_help, "this text" },
 	{ NULL, NULL, NULL }
 };

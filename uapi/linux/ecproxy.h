@@ -5,7 +5,25 @@
  * The family is "ecproxy" (ECPROXY_GENL_NAME), version ECPROXY_GENL_VERSION.
  * Opening it autoloads the module.  Every command is per network namespace:
  * it acts on the namespace of the socket that sends it, and needs
- * CAP_NET_ADMIN in the user namespace owning that network namespace.
+ * CAP_NET_ADMIN in the user namespace owning that network namespace
+ * (GENL_UNS_ADMIN_PERM), reads included: task configuration names hosts
+ * and ports that are not everybody's business.  Without it the kernel
+ * answers -EPERM.
+ *
+ * Validation is strict: unknown attributes, attributes of the wrong size,
+ * missing NLA_F_NESTED on nests, and a non-zero genlmsghdr.reserved are
+ * all rejected with -EINVAL or -ERANGE.  Every error carries an
+ * extended-ack message (set NETLINK_EXT_ACK on the socket); errors found
+ * by an attribute policy also carry NLMSGERR_ATTR_OFFS, the offset of the
+ * offending attribute in the request, and NLMSGERR_ATTR_POLICY, its valid
+ * range.  Errors about one source name its position in
+ * ECPROXY_A_TASK_SOURCES counting from 0, as in "source 3: ...".
+ *
+ * Integers are in host byte order, addresses in network byte order.  An
+ * address attribute holds 4 bytes (IPv4) or 16 bytes (IPv6); its length
+ * chooses the family, and all addresses of one task must have the same
+ * family.  This version accepts IPv4 only and answers -EAFNOSUPPORT to
+ * 16-byte addresses; the layout is ready for IPv6.
  *
  * ECPROXY_CMD_GET_INFO
  * --------------------
@@ -18,7 +36,150 @@
  *    ECPROXY_A_INFO_GF_AVAIL: NLA_NESTED, one ECPROXY_A_INFO_GF_IMPL
  *                            string per implementation this CPU can run
  *
- * Errors carry an extended-ack message; tools should print it.
+ * ECPROXY_CMD_TASK_ADD
+ * --------------------
+ *
+ * Adds one reconstruction task to the namespace.  A task owns the service
+ * endpoint VIP:port; a client connecting there gets the GF(2^8) sum of the
+ * streams of its k sources, each multiplied by the source's coefficient.
+ * Attributes (ECPROXY_A_TASK_*):
+ *
+ *    ID: NLA_U32, 1..2^32-1, required.  Unique in the namespace.
+ *    VIP: NLA_BINARY, 4 or 16 bytes, required.  The virtual IP.
+ *    PORT: NLA_U16, 1..65535, required.  The service port on the VIP.
+ *          VIP:port is unique in the namespace.
+ *    CLIENT: NLA_BINARY, 4 or 16 bytes, optional.  Only clients in
+ *            CLIENT/CLIENT_PREFIX may use the task; default: any client.
+ *    CLIENT_PREFIX: NLA_U8, 0..32 (IPv4) or 0..128 (IPv6), optional,
+ *                   only with CLIENT; default: a host (32 or 128).  CLIENT
+ *                   must have no bits set beyond the prefix.
+ *    SOURCES: NLA_NESTED, required.  An array of 1..32 (ECPROXY_MAX_K)
+ *             nests, one per source, in order; the type of each entry is
+ *             not interpreted (tools use its index).  Each entry holds
+ *             ECPROXY_A_SOURCE_*:
+ *
+ *        ADDR: NLA_BINARY, 4 or 16 bytes, required.  The source server.
+ *        PORT: NLA_U16, 1..65535, required.
+ *        COEF: NLA_U8, 1..255, required.  The GF(2^8) coefficient
+ *              (polynomial 0x11d) applied to this source's bytes.
+ *        FRAG: NLA_U8, optional.  Which fragment of the stripe the source
+ *              holds; not used by the kernel, only echoed back so that
+ *              tools can show where a coefficient came from.
+ *
+ *             Two sources with the same ADDR and PORT are rejected.
+ *    BUFFER_SIZE: NLA_U32, 4096..67108864 (4 KiB..64 MiB), optional,
+ *                 default 1048576.  The decode buffer exposed to senders
+ *                 by window rewriting: no source may run more than this
+ *                 far ahead of what the client has acknowledged.  The
+ *                 kernel allocates it when the task is added, plus
+ *                 headroom (BUFFER_SIZE / 8, at least 64 KiB) for bytes
+ *                 senders had in flight when the window shrank.
+ *    HANDSHAKE_TIMEOUT: NLA_U32 ms, 100..600000, optional, default 3000.
+ *                       All sources must complete their handshake within
+ *                       it or the client's connection is reset.
+ *    IDLE_TIMEOUT: NLA_U32 ms, 1000..86400000, optional, default 60000.
+ *                  A connection with no packet from any side for this
+ *                  long is reset and its state freed.
+ *    LINGER_TIMEOUT: NLA_U32 ms, 0..60000, optional, default 1000.  How
+ *                    long a closed connection's state is kept to absorb
+ *                    retransmitted FINs and ACKs.
+ *
+ * Errors: -EEXIST if the ID or VIP:port is taken in this namespace;
+ * -EINVAL for a missing attribute, a wrong number of sources, a duplicate
+ * source, mixed address families, or host bits set in CLIENT; -ERANGE for
+ * values outside their range; -EAFNOSUPPORT for IPv6; -ENOSPC when the
+ * buffer would exceed the namespace's memory cap (module parameter
+ * netns_mem_max, bytes, counting BUFFER_SIZE plus headroom of every task);
+ * -ENOMEM.  Answers with an ack only.
+ *
+ * ECPROXY_CMD_TASK_DEL
+ * --------------------
+ *
+ * Takes ECPROXY_A_TASK_ID (required) and deletes that task, resetting its
+ * connection if one is open, and releasing its memory.  -ENOENT if there is
+ * no such task.  Answers with an ack only.
+ *
+ * ECPROXY_CMD_TASK_GET
+ * --------------------
+ *
+ * As a do request, takes ECPROXY_A_TASK_ID (required) and answers with one
+ * message describing that task, or -ENOENT.  As a dump request
+ * (NLM_F_DUMP), takes no attributes and answers with one message per task
+ * in the namespace, by increasing ID.  If tasks were added or deleted
+ * while a dump was under way, the message where that was noticed carries
+ * NLM_F_DUMP_INTR; retry the dump to get a consistent list.  Each message
+ * holds the ECPROXY_A_TASK_* attributes given to TASK_ADD (with the
+ * defaults filled in, CLIENT and FRAG only when they were given), plus:
+ *
+ *    STATE: NLA_U8, enum ecproxy_task_state: whether a client is connected.
+ *    MEM: NLA_U64, bytes reserved for the task's buffers.
+ *    STATS: NLA_NESTED, ECPROXY_A_STATS_* (below) for this task.
+ *
+ * and in each SOURCES entry, besides ADDR, PORT, COEF and FRAG:
+ *
+ *    STATE: NLA_U8, enum ecproxy_source_state of its connection.
+ *    BYTES_IN: NLA_U64, payload bytes received from this source,
+ *              duplicates included.
+ *    SEGS_IN: NLA_U64, segments with payload received from this source.
+ *    DUP_BYTES: NLA_U64, bytes this source sent again that had already
+ *               been applied, and were skipped.
+ *
+ * A task with 32 sources needs about 4 KiB: dump with a receive buffer of
+ * at least 16 KiB.
+ *
+ * ECPROXY_CMD_TASK_FLUSH
+ * ----------------------
+ *
+ * Takes no attributes and deletes every task of the namespace.  Answers
+ * with an ack only.
+ *
+ * ECPROXY_CMD_STATS_GET
+ * ---------------------
+ *
+ * Takes no attributes.  Answers with one message of ECPROXY_A_NETNS_*:
+ *
+ *    TASKS: NLA_U32, number of tasks.
+ *    MEM_USED: NLA_U64, bytes reserved by all tasks.
+ *    MEM_MAX: NLA_U64, the cap on MEM_USED (module parameter
+ *             netns_mem_max, shared by every namespace but applied to
+ *             each separately).
+ *    STATS: NLA_NESTED, ECPROXY_A_STATS_*: the sums over every task the
+ *           namespace has had, deleted ones included (PEAK_BUFFER is the
+ *           maximum, the per-connection attributes are absent).
+ *
+ * Statistics (ECPROXY_A_STATS_*)
+ * ------------------------------
+ *
+ * Counters are NLA_U64 and only ever grow while the task exists:
+ *
+ *    BYTES_IN: payload bytes received from all sources.
+ *    BYTES_OUT: payload bytes sent to the client, re-sent ones included.
+ *    SEGS_OUT: segments with payload sent to the client.
+ *    SEGS_APPLIED: source segments multiplied into the decode buffer.
+ *    DUPS_SKIPPED: source segments whose bytes had all been applied
+ *                  already (retransmissions), dropped without effect.
+ *    RESENT: segments re-sent to the client from the buffer after a loss.
+ *    WINDOW_CLAMPS: ACKs whose window was lowered to the room left in the
+ *                   decode buffer.
+ *    PEAK_BUFFER: highest buffer occupancy seen, bytes.
+ *    OVERFLOW: bytes a source sent beyond the offered window that did not
+ *              fit in the headroom, and were dropped.
+ *    CONNS: client connections accepted.
+ *    CONNS_DONE: connections that delivered every byte and closed.
+ *    CONNS_FAILED: connections reset or timed out.
+ *    DROPS: NLA_NESTED, one NLA_U64 per reason, the attribute type being
+ *           the reason (enum ecproxy_drop_reason): packets of a task
+ *           that were invalid and dropped.
+ *
+ * and, for a task only:
+ *
+ *    CONN_STATE: NLA_U8, enum ecproxy_conn_state of the client connection.
+ *    LAST_ERROR: NLA_U8, enum ecproxy_conn_error: why the last failed
+ *                connection failed, ECPROXY_ERR_NONE if none did.
+ *    LAST_ERROR_SOURCE: NLA_U8, the source index LAST_ERROR is about,
+ *                       present only when it is about one source.
+ *
+ * Unknown attributes in replies must be ignored: later versions add more.
  */
 #ifndef _UAPI_LINUX_ECPROXY_H
 #define _UAPI_LINUX_ECPROXY_H
@@ -26,9 +187,28 @@
 #define ECPROXY_GENL_NAME "ecproxy"
 #define ECPROXY_GENL_VERSION 1
 
+/* Limits and defaults, see TASK_ADD above. */
+#define ECPROXY_MAX_K			32
+#define ECPROXY_BUFFER_MIN		4096
+#define ECPROXY_BUFFER_MAX		(64 << 20)
+#define ECPROXY_BUFFER_DEFAULT		(1 << 20)
+#define ECPROXY_HANDSHAKE_MS_MIN	100
+#define ECPROXY_HANDSHAKE_MS_MAX	600000
+#define ECPROXY_HANDSHAKE_MS_DEFAULT	3000
+#define ECPROXY_IDLE_MS_MIN		1000
+#define ECPROXY_IDLE_MS_MAX		86400000
+#define ECPROXY_IDLE_MS_DEFAULT		60000
+#define ECPROXY_LINGER_MS_MAX		60000
+#define ECPROXY_LINGER_MS_DEFAULT	1000
+
 enum ecproxy_cmd {
 	ECPROXY_CMD_UNSPEC,
 	ECPROXY_CMD_GET_INFO,
+	ECPROXY_CMD_TASK_ADD,
+	ECPROXY_CMD_TASK_DEL,
+	ECPROXY_CMD_TASK_GET,
+	ECPROXY_CMD_TASK_FLUSH,
+	ECPROXY_CMD_STATS_GET,
 	__ECPROXY_CMD_MAX
 };
 #define ECPROXY_CMD_MAX (__ECPROXY_CMD_MAX - 1)
@@ -41,5 +221,124 @@ enum ecproxy_info_attr {
 	__ECPROXY_A_INFO_MAX
 };
 #define ECPROXY_A_INFO_MAX (__ECPROXY_A_INFO_MAX - 1)
+
+enum ecproxy_task_attr {
+	ECPROXY_A_TASK_UNSPEC,
+	ECPROXY_A_TASK_PAD,
+	ECPROXY_A_TASK_ID,
+	ECPROXY_A_TASK_VIP,
+	ECPROXY_A_TASK_PORT,
+	ECPROXY_A_TASK_CLIENT,
+	ECPROXY_A_TASK_CLIENT_PREFIX,
+	ECPROXY_A_TASK_SOURCES,
+	ECPROXY_A_TASK_BUFFER_SIZE,
+	ECPROXY_A_TASK_HANDSHAKE_TIMEOUT,
+	ECPROXY_A_TASK_IDLE_TIMEOUT,
+	ECPROXY_A_TASK_LINGER_TIMEOUT,
+	ECPROXY_A_TASK_STATE,
+	ECPROXY_A_TASK_MEM,
+	ECPROXY_A_TASK_STATS,
+	__ECPROXY_A_TASK_MAX
+};
+#define ECPROXY_A_TASK_MAX (__ECPROXY_A_TASK_MAX - 1)
+
+enum ecproxy_source_attr {
+	ECPROXY_A_SOURCE_UNSPEC,
+	ECPROXY_A_SOURCE_PAD,
+	ECPROXY_A_SOURCE_ADDR,
+	ECPROXY_A_SOURCE_PORT,
+	ECPROXY_A_SOURCE_COEF,
+	ECPROXY_A_SOURCE_FRAG,
+	ECPROXY_A_SOURCE_STATE,
+	ECPROXY_A_SOURCE_BYTES_IN,
+	ECPROXY_A_SOURCE_SEGS_IN,
+	ECPROXY_A_SOURCE_DUP_BYTES,
+	__ECPROXY_A_SOURCE_MAX
+};
+#define ECPROXY_A_SOURCE_MAX (__ECPROXY_A_SOURCE_MAX - 1)
+
+enum ecproxy_netns_attr {
+	ECPROXY_A_NETNS_UNSPEC,
+	ECPROXY_A_NETNS_PAD,
+	ECPROXY_A_NETNS_TASKS,
+	ECPROXY_A_NETNS_MEM_USED,
+	ECPROXY_A_NETNS_MEM_MAX,
+	ECPROXY_A_NETNS_STATS,
+	__ECPROXY_A_NETNS_MAX
+};
+#define ECPROXY_A_NETNS_MAX (__ECPROXY_A_NETNS_MAX - 1)
+
+enum ecproxy_stats_attr {
+	ECPROXY_A_STATS_UNSPEC,
+	ECPROXY_A_STATS_PAD,
+	ECPROXY_A_STATS_BYTES_IN,
+	ECPROXY_A_STATS_BYTES_OUT,
+	ECPROXY_A_STATS_SEGS_OUT,
+	ECPROXY_A_STATS_SEGS_APPLIED,
+	ECPROXY_A_STATS_DUPS_SKIPPED,
+	ECPROXY_A_STATS_RESENT,
+	ECPROXY_A_STATS_WINDOW_CLAMPS,
+	ECPROXY_A_STATS_PEAK_BUFFER,
+	ECPROXY_A_STATS_OVERFLOW,
+	ECPROXY_A_STATS_CONNS,
+	ECPROXY_A_STATS_CONNS_DONE,
+	ECPROXY_A_STATS_CONNS_FAILED,
+	ECPROXY_A_STATS_DROPS,
+	ECPROXY_A_STATS_CONN_STATE,
+	ECPROXY_A_STATS_LAST_ERROR,
+	ECPROXY_A_STATS_LAST_ERROR_SOURCE,
+	__ECPROXY_A_STATS_MAX
+};
+#define ECPROXY_A_STATS_MAX (__ECPROXY_A_STATS_MAX - 1)
+
+/* Attribute types inside ECPROXY_A_STATS_DROPS. */
+enum ecproxy_drop_reason {
+	ECPROXY_DROP_UNSPEC,
+	ECPROXY_DROP_PAD,
+	ECPROXY_DROP_OUT_OF_WINDOW,	/* sequence outside the window */
+	ECPROXY_DROP_BAD_FLAGS,		/* TCP flags unexpected in this state */
+	ECPROXY_DROP_TRUNCATED,		/* IP or TCP header cut short */
+	ECPROXY_DROP_BAD_OPTIONS,	/* malformed TCP options */
+	ECPROXY_DROP_BAD_CSUM,		/* TCP checksum wrong */
+	ECPROXY_DROP_CLIENT_DENIED,	/* SYN from outside CLIENT/PREFIX */
+	ECPROXY_DROP_BUSY,		/* SYN while another client is served */
+	ECPROXY_DROP_NO_MEMORY,		/* allocation failed in softirq */
+	__ECPROXY_DROP_MAX
+};
+#define ECPROXY_DROP_MAX (__ECPROXY_DROP_MAX - 1)
+
+enum ecproxy_task_state {
+	ECPROXY_TASK_IDLE,		/* waiting for a client */
+	ECPROXY_TASK_BUSY,		/* serving one */
+};
+
+enum ecproxy_conn_state {
+	ECPROXY_CONN_NONE,		/* no connection */
+	ECPROXY_CONN_HANDSHAKE,		/* SYNs sent to the sources */
+	ECPROXY_CONN_ESTABLISHED,
+	ECPROXY_CONN_CLOSING,		/* FINs under way */
+	ECPROXY_CONN_LINGER,		/* closed, state kept a little */
+};
+
+enum ecproxy_source_state {
+	ECPROXY_SOURCE_IDLE,		/* no connection */
+	ECPROXY_SOURCE_SYN_SENT,
+	ECPROXY_SOURCE_ESTABLISHED,
+	ECPROXY_SOURCE_FIN_RECEIVED,	/* sent its whole fragment */
+	ECPROXY_SOURCE_CLOSED,
+	ECPROXY_SOURCE_RESET,
+};
+
+enum ecproxy_conn_error {
+	ECPROXY_ERR_NONE,
+	ECPROXY_ERR_SOURCE_REFUSED,	/* a source answered the SYN with RST */
+	ECPROXY_ERR_HANDSHAKE_TIMEOUT,	/* a source did not answer in time */
+	ECPROXY_ERR_LENGTH_MISMATCH,	/* sources closed at different lengths */
+	ECPROXY_ERR_CLIENT_RESET,
+	ECPROXY_ERR_SOURCE_RESET,
+	ECPROXY_ERR_IDLE_TIMEOUT,
+	ECPROXY_ERR_NO_MEMORY,
+	ECPROXY_ERR_TASK_DELETED,	/* reset because the task went away */
+};
 
 #endif /* _UAPI_LINUX_ECPROXY_H */

@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Kernel style gates, as TAP: checkpatch on every kmod/ and uapi/ file, and a
+# sparse pass (C=2) over the whole module against the Debian headers.  The
+# gcc -Werror W=1 build is part of every module build already.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+kdir=$("$top/scripts/debug-kernel.sh")
+checkpatch=$(dirname "$kdir")/linux-source-6.1/scripts/checkpatch.pl
+n=0
+fail=0
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+bad() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1"; }
+
+for f in kmod/*.[ch] uapi/linux/*.h; do
+	if out=$("$checkpatch" --no-tree --quiet --show-types \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f "$f" 2>&1); then
+		ok "checkpatch $f"
+	else
+		echo "$out" | sed 's/^/# /'
+		bad "checkpatch $f"
+	fi
+done
+
+# sparse on a scratch copy, so that it sees every file whatever make
+# thinks is up to date.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+find Kbuild kmod uapi \( -name '*.[ch]' -o -name Kbuild \) -print0 |
+	xargs -0 cp --parents -t "$scratch"
+out=$(make -C "$("$top/scripts/kernel.sh" debian-kdir)" M="$scratch" C=2 \
+	CF="-D__CHECK_ENDIAN__" modules 2>&1 | grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error)' || true)
+if [ -z "$out" ]; then
+	ok "sparse: no warnings"
+else
+	echo "$out" | sed 's/^/# /'
+	bad "sparse: warnings"
+fi
+echo "1..$n"
+[ $fail = 0 ]
