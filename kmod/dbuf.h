@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Decode buffer: a ring holding the partial XOR sums of one connection,
+ * indexed by 64-bit stream offset.  It covers the window [base, base + size),
+ * where base is the lowest offset A has not acknowledged.  Bytes stay until
+ * A acknowledges them, complete or not, because S re-sends lost complete
+ * bytes from here instead of re-accumulating them.  Released bytes are
+ * zeroed so that the next accumulation into the same memory starts from 0.
+ *
+ * Offset off lives at buf[off % size]; size need not be a power of two (it
+ * is the exposed size I plus headroom, see ebsn.h), so one u64 division per
+ * lookup is paid instead of rounding the memory reservation up.
+ *
+ * Locking: none inside.  Every call on one buffer is serialised by the
+ * connection's spinlock (softirq for the data path).  ecp_dbuf_init() and
+ * ecp_dbuf_destroy() sleep and run in process context only.
+ */
+#ifndef _ECP_DBUF_H
+#define _ECP_DBUF_H
+
+#include <linux/types.h>
+
+struct ecp_gf_coef;
+struct ecp_ivset;
+struct sk_buff;
+
+struct ecp_dbuf {
+	u8 *buf;
+	u32 size;
+	u64 base;	/* everything below was acknowledged by A */
+	u64 high;	/* highest offset written + 1, never below base */
+	u32 peak;	/* largest high - base seen */
+};
+
+/*
+ * One or two pieces of buffer memory that together hold a stream range;
+ * two when the range wraps around the end of the ring.
+ */
+struct ecp_dbuf_span {
+	u8 *ptr[2];
+	u32 len[2];
+};
+
+/* Process context.  Allocates @size zeroed bytes with kvzalloc. */
+int ecp_dbuf_init(struct ecp_dbuf *d, u32 size);
+void ecp_dbuf_destroy(struct ecp_dbuf *d);
+/* Zero and restart at stream offset @base (a new A connection). */
+void ecp_dbuf_reset(struct ecp_dbuf *d, u64 base);
+
+/*
+ * The memory holding [off, off + len), without marking anything written.
+ * Returns 0, -ERANGE if the range starts below base (already released) or
+ * -ENOBUFS if it ends beyond base + size (an overflow: EBSN plus headroom
+ * should prevent it, so the caller drops the segment and counts it).  An
+ * empty range gives 0 and two empty pieces.
+ */
+int ecp_dbuf_span(const struct ecp_dbuf *d, u64 off, u32 len,
+		  struct ecp_dbuf_span *sp);
+
+/* Record that bytes up to @end were written (occupancy and its peak). */
+void ecp_dbuf_wrote(struct ecp_dbuf *d, u64 end);
+
+/*
+ * buffer[off, off + len) ^= c * src, or c * skb bytes [skb_off, skb_off +
+ * len) for the skb form.  Same return values as ecp_dbuf_span(), plus
+ * -EFAULT from the skb form if the skb is shorter; on error nothing is
+ * written.  On success the write is recorded as by ecp_dbuf_wrote().
+ */
+int ecp_dbuf_mul_acc(struct ecp_dbuf *d, const struct ecp_gf_coef *c,
+		     u64 off, const u8 *src, u32 len);
+int ecp_dbuf_mul_acc_skb(struct ecp_dbuf *d, const struct ecp_gf_coef *c,
+			 u64 off, const struct sk_buff *skb, int skb_off,
+			 u32 len);
+
+/*
+ * The whole step for one segment from a source: apply exactly the bytes of
+ * stream [off, off + len) (= skb bytes [skb_off, skb_off + len)) that @iv
+ * has not recorded, multiplied by @c, and record them in @iv.  Everything
+ * is checked before anything is recorded, so a refused segment leaves no
+ * trace and its retransmission is applied in full later; the order matters
+ * because bytes recorded but not applied would be lost for good.
+ *
+ * Returns the number of bytes newly applied (0 for a pure duplicate, which
+ * includes anything below base), -EFAULT if the skb is shorter than @len,
+ * -ENOBUFS if the segment ends beyond base + size (an overflow), or
+ * -ENOSPC if @iv is full (see ivset.h).  Trims @iv to base first, so a
+ * retransmission of released bytes can never be applied into reused memory.
+ */
+s64 ecp_dbuf_apply_skb(struct ecp_dbuf *d, struct ecp_ivset *iv,
+		       const struct ecp_gf_coef *c, u64 off,
+		       const struct sk_buff *skb, int skb_off, u32 len);
+
+/* Copy [off, off + len) out, e.g. to build a segment for A. */
+int ecp_dbuf_read(const struct ecp_dbuf *d, u64 off, u8 *dst, u32 len);
+
+/*
+ * A acknowledged everything below @upto: zero it and slide the window.
+ * Offsets at or below base are ignored (old or duplicate ACKs).  Callers
+ * should also ecp_ivset_trim() every source to @upto.
+ */
+void ecp_dbuf_release(struct ecp_dbuf *d, u64 upto);
+
+static inline u64 ecp_dbuf_base(const struct ecp_dbuf *d)
+{
+	return d->base;
+}
+
+/* The first offset the window does not cover. */
+static inline u64 ecp_dbuf_limit(const struct ecp_dbuf *d)
+{
+	return d->base + d->size;
+}
+
+static inline u32 ecp_dbuf_occupancy(const struct ecp_dbuf *d)
+{
+	return d->high - d->base;
+}
+
+static inline u32 ecp_dbuf_peak(const struct ecp_dbuf *d)
+{
+	return d->peak;
+}
+
+#endif
