@@ -13,7 +13,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 frag=$top/selftests/config/debug.config
 tarball=/usr/src/linux-source-6.1.tar.xz
-cache=${ECP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ecproxy}
+cache=${ECP_CACHE:-${XDG_CACHE_HOME:-${HOME:-/var/cache}/.cache}/ecproxy}
 
 log() { echo "debug-kernel: $*" >&2; }
 

@@ -15,8 +15,8 @@ rm -f "$ktap"
 vmrc=$?
 
 # The human-readable view, from the kernel's own KTAP parser.
-kunit_py=$(ls -d "${ECP_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ecproxy}"/kernel-debug-*/linux-source-6.1/tools/testing/kunit/kunit.py 2>/dev/null | head -1)
-if [ -s "$ktap" ] && [ -n "$kunit_py" ]; then
+kunit_py=$(dirname "$("$top/scripts/debug-kernel.sh")")/linux-source-6.1/tools/testing/kunit/kunit.py
+if [ -s "$ktap" ] && [ -f "$kunit_py" ]; then
 	# Suites run at module load print no top-level header in 6.1; add one
 	# so that the parser takes the indentation as nesting, not as prefix.
 	nsuites=$(grep -cE '^(not )?ok [0-9]+ ' "$ktap")
