@@ -11,8 +11,8 @@
  * answers -EPERM.
  *
  * Validation is strict: unknown attributes, attributes of the wrong size,
- * missing NLA_F_NESTED on nests, and a non-zero genlmsghdr.reserved are
- * all rejected with -EINVAL or -ERANGE.  Every error carries an
+ * ECPROXY_A_TASK_SOURCES without NLA_F_NESTED, and a non-zero
+ * genlmsghdr.reserved are all rejected with -EINVAL or -ERANGE.  Every error carries an
  * extended-ack message (set NETLINK_EXT_ACK on the socket); errors found
  * by an attribute policy also carry NLMSGERR_ATTR_OFFS, the offset of the
  * offending attribute in the request, and NLMSGERR_ATTR_POLICY, its valid

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Generic netlink handlers, one file per group of commands. */
+#ifndef _ECP_NETLINK_H
+#define _ECP_NETLINK_H
+
+#include <net/genetlink.h>
+#include <linux/ecproxy.h>
+
+extern struct genl_family ecp_genl_family;
+
+extern const struct nla_policy ecp_task_add_policy[ECPROXY_A_TASK_MAX + 1];
+extern const struct nla_policy ecp_task_id_policy[ECPROXY_A_TASK_ID + 1];
+
+int ecp_nl_task_add(struct sk_buff *skb, struct genl_info *info);
+int ecp_nl_task_del(struct sk_buff *skb, struct genl_info *info);
+int ecp_nl_task_get(struct sk_buff *skb, struct genl_info *info);
+int ecp_nl_task_dump(struct sk_buff *skb, struct netlink_callback *cb);
+int ecp_nl_task_flush(struct sk_buff *skb, struct genl_info *info);
+int ecp_nl_stats_get(struct sk_buff *skb, struct genl_info *info);
+
+#endif

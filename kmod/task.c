@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Task objects: the namespace's tables (by id in an xarray, by VIP:port
+ * in a hash of RCU lists), memory accounting against netns_mem_max, and
+ * RCU-safe teardown.
+ */
+#include <linux/jhash.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/socket.h>
+
+#include "extack.h"
+#include "netns.h"
+#include "task.h"
+
+static u32 ecp_vip_hash(u8 family, const union nf_inet_addr *vip,
+			__be16 port)
+{
+	u32 h;
+
+	if (family == AF_INET)
+		h = jhash_2words((__force u32)vip->ip, (__force u32)port,
+				 family);
+	else
+		h = jhash2(vip->all, 4, (__force u32)port);
+	return hash_32(h, ECP_VIP_HASH_BITS);
+}
+
+struct ecp_task *ecp_task_alloc(unsigned int k)
+{
+	struct ecp_task *t;
+	unsigned int i;
+
+	t = kzalloc(struct_size(t, src, k), GFP_KERNEL_ACCOUNT);
+	if (!t)
+		return NULL;
+	refcount_set(&t->ref, 1);
+	spin_lock_init(&t->lock);
+	ecp_stats_init(&t->stats);
+	t->last_error_source = -1;
+	t->k = k;
+	for (i = 0; i < k; i++)
+		t->src[i].frag = -1;
+	return t;
+}
+
+void ecp_task_free(struct ecp_task *t)
+{
+	kvfree(t->buffer);
+	kfree(t);
+}
+
+static void ecp_task_free_rcu(struct rcu_head *rcu)
+{
+	/* kvfree() defers vfree() itself when called from softirq. */
+	ecp_task_free(container_of(rcu, struct ecp_task, rcu));
+}
+
+void ecp_task_put(struct ecp_task *t)
+{
+	if (refcount_dec_and_test(&t->ref))
+		call_rcu(&t->rcu, ecp_task_free_rcu);
+}
+
+struct ecp_task *ecp_task_lookup_id(struct ecp_net *en, u32 id)
+{
+	return xa_load(&en->tasks, id);
+}
+
+struct ecp_task *ecp_task_lookup_vip(struct ecp_net *en, u8 family,
+				     const union nf_inet_addr *vip,
+				     __be16 port)
+{
+	struct hlist_head *head;
+	struct ecp_task *t;
+
+	head = &en->vip_hash[ecp_vip_hash(family, vip, port)];
+	hlist_for_each_entry_rcu(t, head, vip_node,
+				 lockdep_is_held(&en->conf_lock))
+		if (t->port == port && t->family == family &&
+		    ecp_addr_eq(family, &t->vip, vip))
+			return t;
+	return NULL;
+}
+
+int ecp_task_add(struct ecp_net *en, struct ecp_task *t,
+		 struct netlink_ext_ack *extack)
+{
+	struct ecp_task *other;
+	u64 used, cap;
+	size_t size;
+	int ret;
+
+	t->headroom = ecp_task_headroom(t->buffer_size);
+	size = (size_t)t->buffer_size + t->headroom;
+	mutex_lock(&en->conf_lock);
+	if (ecp_task_lookup_id(en, t->id)) {
+		ecp_extack_fmt(extack, NULL, "task %u already exists", t->id);
+		ret = -EEXIST;
+		goto out;
+	}
+	other = ecp_task_lookup_vip(en, t->family, &t->vip, t->port);
+	if (other) {
+		ecp_extack_fmt(extack, NULL,
+			       "task %u: %pI4:%u is already served by task %u",
+			       t->id, &t->vip.ip, ntohs(t->port), other->id);
+		ret = -EEXIST;
+		goto out;
+	}
+	used = en->mem_used;
+	cap = ecp_netns_mem_max();
+	if (size > cap || used > cap - size) {
+		ecp_extack_fmt(extack, NULL,
+			       "task %u: buffer of %zu bytes exceeds the namespace cap (used %llu of %llu)",
+			       t->id, size, used, cap);
+		ret = -ENOSPC;
+		goto out;
+	}
+	/* Allocated up front so that a connection never lacks memory. */
+	t->buffer = kvzalloc(size, GFP_KERNEL_ACCOUNT);
+	if (!t->buffer) {
+		ecp_extack_fmt(extack, NULL,
+			       "task %u: cannot allocate a buffer of %zu bytes",
+			       t->id, size);
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = xa_insert(&en->tasks, t->id, t, GFP_KERNEL_ACCOUNT);
+	if (ret) {
+		kvfree(t->buffer);
+		t->buffer = NULL;
+		ecp_extack_fmt(extack, NULL, "task %u: out of memory", t->id);
+		goto out;
+	}
+	t->mem = size;
+	WRITE_ONCE(en->mem_used, used + size);
+	en->ntasks++;
+	en->gen++;
+	hlist_add_head_rcu(&t->vip_node,
+			   &en->vip_hash[ecp_vip_hash(t->family, &t->vip,
+						      t->port)]);
+out:
+	mutex_unlock(&en->conf_lock);
+	return ret;
+}
+
+/*
+ * Where the data path will reset a live connection; for now tasks have
+ * none.  Called with conf_lock held, after the task is unpublished.
+ */
+static void ecp_task_kill(struct ecp_task *t)
+{
+	WRITE_ONCE(t->dead, true);
+}
+
+/* Unpublish t and drop the table's reference.  Caller holds conf_lock. */
+static void ecp_task_unlink(struct ecp_net *en, struct ecp_task *t)
+{
+	lockdep_assert_held(&en->conf_lock);
+	xa_erase(&en->tasks, t->id);
+	hlist_del_rcu(&t->vip_node);
+	/*
+	 * Uncharged now rather than at free time, so that nothing touches
+	 * en after the task leaves its tables: a task may outlive its netns.
+	 */
+	WRITE_ONCE(en->mem_used, en->mem_used - t->mem);
+	en->ntasks--;
+	en->gen++;
+	ecp_task_kill(t);
+	ecp_stats_fold(&en->retired, &t->stats);
+	atomic64_add(ecp_task_bytes_in(t), &en->retired_bytes_in);
+	ecp_task_put(t);
+}
+
+int ecp_task_del(struct ecp_net *en, u32 id, struct netlink_ext_ack *extack)
+{
+	struct ecp_task *t;
+	int ret = 0;
+
+	mutex_lock(&en->conf_lock);
+	t = ecp_task_lookup_id(en, id);
+	if (t) {
+		ecp_task_unlink(en, t);
+	} else {
+		ecp_extack_fmt(extack, NULL, "task %u does not exist", id);
+		ret = -ENOENT;
+	}
+	mutex_unlock(&en->conf_lock);
+	return ret;
+}
+
+void ecp_task_flush(struct ecp_net *en)
+{
+	struct ecp_task *t;
+	unsigned long id;
+
+	mutex_lock(&en->conf_lock);
+	xa_for_each(&en->tasks, id, t)
+		ecp_task_unlink(en, t);
+	mutex_unlock(&en->conf_lock);
+}

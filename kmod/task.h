@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reconstruction tasks: configuration, lifetime and lookup.
+ *
+ * Rules for the data path:
+ * - Look a task up with ecp_task_lookup_vip() inside rcu_read_lock() (any
+ *   context, softirq included).  The pointer is good until
+ *   rcu_read_unlock().  To keep it longer (connection state, timers), take
+ *   a reference with ecp_task_tryget() before unlocking and drop it with
+ *   ecp_task_put() (any context).
+ * - Everything in struct ecp_task above the "mutable" marker is written
+ *   once before the task is published and never changes: read it without
+ *   locks.  The rest is for the data path to manage (lock, conn_state,
+ *   stats, conn).
+ * - A deleted task is unpublished first (readers that start later cannot
+ *   find it) and t->dead is set; memory goes one grace period after the
+ *   last reference.  A data path holding a reference must check dead and
+ *   tear its connection down, see ecp_task_kill().
+ * - Configuration changes are serialised by ecp_net.conf_lock.
+ */
+#ifndef _ECP_TASK_H
+#define _ECP_TASK_H
+
+#include <linux/netfilter.h>
+#include <linux/rculist.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <net/netlink.h>
+
+#include "gf.h"
+#include "stats.h"
+
+struct ecp_net;
+
+struct ecp_source {
+	union nf_inet_addr addr;
+	__be16 port;
+	u8 coef;		/* non-zero; also in gf.c */
+	s16 frag;		/* fragment index, -1 if not configured */
+	struct ecp_gf_coef gf;	/* precomputed tables for coef */
+	/* mutable */
+	u8 state;		/* enum ecproxy_source_state, WRITE_ONCE */
+	struct ecp_source_stats stats;
+};
+
+struct ecp_task {
+	struct hlist_node vip_node;	/* ecp_net.vip_hash, RCU */
+	struct rcu_head rcu;
+	refcount_t ref;
+	u32 id;
+	u8 family;			/* AF_INET (AF_INET6 later) */
+	bool has_client;
+	u8 client_prefix;
+	__be16 port;
+	union nf_inet_addr vip;
+	union nf_inet_addr client;	/* masked to client_prefix */
+	union nf_inet_addr client_mask;
+	u32 buffer_size;		/* exposed to the sources by EBSN */
+	u32 headroom;			/* allocated beyond buffer_size */
+	u8 *buffer;			/* buffer_size + headroom, zeroed */
+	size_t mem;			/* charged to the namespace */
+	u32 handshake_ms;
+	u32 idle_ms;
+	u32 linger_ms;
+	unsigned int k;
+	/* mutable */
+	bool dead;			/* unpublished; READ_ONCE */
+	spinlock_t lock;		/* for the data path's use */
+	u8 conn_state;			/* enum ecproxy_conn_state, WRITE_ONCE */
+	u8 last_error;			/* enum ecproxy_conn_error */
+	s8 last_error_source;		/* source index or -1 */
+	void *conn;			/* the data path's connection */
+	struct ecp_stats stats;
+	struct ecp_source src[];	/* k of them */
+};
+
+/* Headroom the paper argues for: senders' in-flight data past the window. */
+static inline u32 ecp_task_headroom(u32 buffer_size)
+{
+	return max_t(u32, buffer_size / 8, 64 << 10);
+}
+
+/* Allocate a task for k sources, unpublished, one reference, no buffer. */
+struct ecp_task *ecp_task_alloc(unsigned int k);
+/* Free a task that was never added. */
+void ecp_task_free(struct ecp_task *t);
+
+/*
+ * Check t's id and VIP:port are free, charge its buffer to the namespace,
+ * allocate the buffer and publish the task.  On error, extack says why
+ * and the caller still owns t.
+ */
+int ecp_task_add(struct ecp_net *en, struct ecp_task *t,
+		 struct netlink_ext_ack *extack);
+int ecp_task_del(struct ecp_net *en, u32 id, struct netlink_ext_ack *extack);
+void ecp_task_flush(struct ecp_net *en);
+
+/* Caller holds rcu_read_lock() or en->conf_lock. */
+struct ecp_task *ecp_task_lookup_id(struct ecp_net *en, u32 id);
+struct ecp_task *ecp_task_lookup_vip(struct ecp_net *en, u8 family,
+				     const union nf_inet_addr *vip,
+				     __be16 port);
+
+static inline bool ecp_task_tryget(struct ecp_task *t)
+{
+	return refcount_inc_not_zero(&t->ref);
+}
+
+void ecp_task_put(struct ecp_task *t);
+
+static inline bool ecp_addr_eq(u8 family, const union nf_inet_addr *a,
+			       const union nf_inet_addr *b)
+{
+	if (family == AF_INET)
+		return a->ip == b->ip;
+	return !memcmp(a->all, b->all, sizeof(a->all));
+}
+
+/* Client address allowed to use the task (IPv4). */
+static inline bool ecp_task_client_ok(const struct ecp_task *t, __be32 saddr)
+{
+	return !t->has_client ||
+	       (saddr & t->client_mask.ip) == t->client.ip;
+}
+
+static inline u64 ecp_task_bytes_in(const struct ecp_task *t)
+{
+	u64 sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < t->k; i++)
+		sum += atomic64_read(&t->src[i].stats.bytes_in);
+	return sum;
+}
+
+#endif

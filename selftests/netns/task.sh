@@ -1,0 +1,338 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The control plane of reconstruction tasks: `ecctl task` and `ecctl stats`
+# over generic netlink.  Tasks are added with explicit coefficients and by
+# code profile, shown as text and JSON, rejected with the kernel's exact
+# extack message when invalid, kept apart per network namespace, capped by
+# netns_mem_max, refused to unprivileged users, and freed on delete, flush,
+# namespace removal and module unload (the debug VM checks for leaks).
+# No packets flow: the namespaces need no links.
+#
+#   +-----------+   +-----------+   +-----------+
+#   |  ns $X    |   |  ns $Y    |   |  ns $Z    |
+#   | tasks 1-6 |   | tasks 1,  |   | deleted   |
+#   | 100-119   |   | 7-9 (cap) |   | with tasks|
+#   +-----------+   +-----------+   +-----------+
+set -u
+. "$(dirname "$0")/../lib/tap.sh"
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+X=ecp-task-x
+Y=ecp-task-y
+Z=ecp-task-z
+param=/sys/module/ecproxy/parameters/netns_mem_max
+tmp=$(mktemp -d)
+# A copy any user can run, for the unprivileged case.
+chmod 755 "$tmp"
+cp "${ECCTL:-$top/tools/ecctl/ecctl}" "$tmp/ecctl"
+chmod 755 "$tmp/ecctl"
+ECCTL=$tmp/ecctl
+
+cleanup() {
+	ip netns del $X 2>/dev/null
+	ip netns del $Y 2>/dev/null
+	ip netns del $Z 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# ecin NS ECCTL-ARGS...: run ecctl in a namespace, echoing the command to
+# stderr (as pp does); quiet_in does not echo.
+quiet_in() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" "$ECCTL" "$@"
+}
+ecin() {
+	echo "[+] ip netns exec $1 ecctl ${*:2}" >&2
+	quiet_in "$@"
+}
+
+# expect_err DESC RC MESSAGE NS ECCTL-ARGS...: ecctl exits with RC and
+# prints exactly "Error: MESSAGE" on stderr.
+expect_err() {
+	local desc=$1 want_rc=$2 want=$3 rc err
+	shift 3
+	echo "[+] ip netns exec $1 ecctl ${*:2}" >&2
+	err=$(quiet_in "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = "$want_rc" ] && [ "$err" = "Error: $want" ]; then
+		tap_ok "$desc"
+	else
+		tap_fail "$desc" "rc=$rc (want $want_rc), stderr: $err"
+	fi
+}
+
+# expect_out DESC EXPECTED NS ECCTL-ARGS...: stdout is exactly EXPECTED.
+expect_out() {
+	local desc=$1 want=$2 out
+	shift 2
+	out=$(ecin "$@")
+	if [ "$out" = "$want" ]; then
+		tap_ok "$desc"
+	else
+		tap_fail "$desc" "got: $(printf '%s' "$out" | sed -n l | tr '\n' ' ')"
+	fi
+}
+
+# jq_check DESC FILTER NS ECCTL-ARGS...: jq -e FILTER holds on the JSON.
+jq_check() {
+	local desc=$1 filter=$2 ns=$3 json
+	shift 3
+	json=$(ecin "$ns" -j "$@")
+	if printf '%s' "$json" | jq -e "$filter" >/dev/null; then
+		tap_ok "$desc"
+	else
+		tap_fail "$desc" "jq '$filter' on: $json"
+	fi
+}
+
+pp modprobe -r ecproxy 2>/dev/null
+tap_check "load the module" modprobe ecproxy
+pp ip netns add $X
+pp ip netns add $Y
+pp ip netns add $Z
+pp echo $((256 << 20)) > $param
+
+# --- GET_INFO: version and GF(2^8) implementations ----------------------------
+# Raw generic netlink from python, as ecctl has no command for it yet.
+get_info() {
+	python3 - <<'EOF'
+import socket, struct, sys
+NETLINK_GENERIC = 16
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
+s.bind((0, 0))
+def req(family, cmd, version, attrs=b""):
+    payload = struct.pack("BBH", cmd, version, 0) + attrs
+    s.send(struct.pack("=IHHII", 16 + len(payload), family, 1, 1, 0) + payload)
+    data = s.recv(65536)
+    ln, typ = struct.unpack_from("=IH", data)
+    if typ == 2:
+        err, = struct.unpack_from("=i", data, 16)
+        sys.exit("error %d" % err)
+    return data[20:ln]
+def attrs(buf):
+    out, off = [], 0
+    while off + 4 <= len(buf):
+        l, t = struct.unpack_from("=HH", buf, off)
+        out.append((t & 0x3fff, buf[off + 4:off + l]))
+        off += (l + 3) & ~3
+    return out
+name = b"ecproxy\0"
+a = struct.pack("=HH", 4 + len(name), 2) + name + b"\0" * ((4 - len(name) % 4) % 4)
+fam = [struct.unpack("=H", v[:2])[0] for t, v in attrs(req(0x10, 3, 1, a)) if t == 1][0]
+info = dict()
+for t, v in attrs(req(fam, 1, 1)):
+    if t == 3:
+        info[t] = [x.rstrip(b"\0").decode() for _, x in attrs(v)]
+    else:
+        info[t] = v.rstrip(b"\0").decode()
+print("version %s impl %s avail %s" % (info[1], info[2], ",".join(info[3])))
+EOF
+}
+info=$(get_info)
+echo "# $info"
+impl=$(cat /sys/module/ecproxy/parameters/gf_impl)
+case "$info" in
+"version $(modinfo -F version ecproxy) impl $impl avail "*)
+	avail=${info##* avail }
+	if [[ ",$avail," == *",scalar,"* && ",$avail," == *",$impl,"* ]]; then
+		tap_ok "GET_INFO: version, implementation in use ($impl), available ($avail)"
+	else
+		tap_fail "GET_INFO lists scalar and the implementation in use" "$info"
+	fi ;;
+*) tap_fail "GET_INFO: version and implementation" "$info (gf_impl $impl)" ;;
+esac
+
+# --- explicit coefficients -------------------------------------------------
+tap_check "add task 1 with explicit coefficients" \
+	ecin $X task add id 1 vip 10.9.0.1 port 5000 \
+	source 10.9.1.1:7000 coef 1 source 10.9.1.2:7000 coef 2 \
+	source 10.9.1.3:7000 coef 0xfe
+expect_out "show task 1 as text, with the defaults" \
+"task 1 vip 10.9.0.1 port 5000 state idle
+    buffer 1048576 memory 1179648 timeout handshake 3000 idle 60000 linger 1000
+    source 0 10.9.1.1:7000 coef 0x01
+    source 1 10.9.1.2:7000 coef 0x02
+    source 2 10.9.1.3:7000 coef 0xfe" $X task show id 1
+jq_check "JSON of task 1" \
+	'length == 1 and .[0].id == 1 and .[0].vip == "10.9.0.1" and .[0].port == 5000
+	 and .[0].state == "idle" and .[0].buffer == 1048576 and .[0].memory == 1179648
+	 and .[0].timeouts == {"handshake": 3000, "idle": 60000, "linger": 1000}
+	 and ([.[0].sources[].coef] == [1, 2, 254])
+	 and ([.[0].sources[].addr] == ["10.9.1.1", "10.9.1.2", "10.9.1.3"])
+	 and (.[0] | has("client") | not) and (.[0] | has("stats") | not)
+	 and (.[0].sources[0] | has("frag") | not)' \
+	$X task show id 1
+
+# --- coefficients from a code profile --------------------------------------
+tap_check "add task 2 by profile (isal-cauchy k 3 m 2, lost data fragment 1)" \
+	ecin $X task add id 2 vip 10.9.0.1 port 5001 client 10.9.2.0/24 \
+	code isal-cauchy k 3 m 2 lost 1 \
+	source 10.9.1.1:7000:0 source 10.9.1.3:7000:2 source 10.9.1.4:7000:3 \
+	buffer 64k timeout handshake 500 idle 2000 linger 0
+want=$(pp "$ECCTL" -j code coef isal-cauchy k 3 m 2 lost 1 avail 0,2,3 | jq -c .coefficients)
+got=$(ecin $X -j task show id 2 | jq -c '[.[0].sources[].coef]')
+if [ -n "$want" ] && [ "$want" = "$got" ]; then
+	tap_ok "task 2 coefficients equal ecctl code coef ($want)"
+else
+	tap_fail "task 2 coefficients equal ecctl code coef" "task $got, code $want"
+fi
+jq_check "JSON of task 2: client, buffer, headroom, timeouts, fragments" \
+	'.[0].client == "10.9.2.0/24" and .[0].buffer == 65536 and .[0].memory == 131072
+	 and .[0].timeouts == {"handshake": 500, "idle": 2000, "linger": 0}
+	 and [.[0].sources[].frag] == [0, 2, 3]' \
+	$X task show id 2
+
+tap_check "add task 3 by profile (ceph-jerasure k 6 m 3, lost parity fragment 7)" \
+	ecin $X task add id 3 vip 10.9.0.2 port 5000 code ceph-jerasure k 6 m 3 lost 7 \
+	source 10.9.1.1:7000:0 source 10.9.1.2:7000:1 source 10.9.1.3:7000:2 \
+	source 10.9.1.4:7000:3 source 10.9.1.5:7000:4 source 10.9.1.6:7000:8
+want=$(pp "$ECCTL" -j code coef ceph-jerasure k 6 m 3 lost 7 avail 0,1,2,3,4,8 | jq -c .coefficients)
+got=$(ecin $X -j task show id 3 | jq -c '[.[0].sources[].coef]')
+if [ -n "$want" ] && [ "$want" = "$got" ]; then
+	tap_ok "task 3 coefficients equal ecctl code coef ($want)"
+else
+	tap_fail "task 3 coefficients equal ecctl code coef" "task $got, code $want"
+fi
+
+jq_check "dump lists tasks 1, 2, 3 in order" '[.[].id] == [1, 2, 3]' $X task show
+jq_check "-s adds zeroed statistics to tasks and sources" \
+	'.[0].stats.bytes_in == 0 and .[0].stats.conns == 0 and .[0].stats.peak_buffer == 0
+	 and .[0].stats.conn_state == "none" and .[0].stats.last_error == "none"
+	 and (.[0].stats.drops | length == 8 and all(.[]; . == 0))
+	 and .[0].sources[0].stats == {"state": "idle", "bytes_in": 0, "segs_in": 0, "dup_bytes": 0}' \
+	$X task show id 1 -s
+tap_check "text show -s prints statistics" \
+	sh -c "ip netns exec $X $ECCTL task show id 1 -s | grep -q '^    drops out-of-window 0 bad-flags 0'"
+
+# --- invalid requests: the kernel's messages -------------------------------
+expect_err "duplicate id" 1 "task 1 already exists" \
+	$X task add id 1 vip 10.9.0.9 port 5000 source 10.9.1.1:7000 coef 1
+expect_err "duplicate VIP:port" 1 "task 4: 10.9.0.1:5000 is already served by task 1" \
+	$X task add id 4 vip 10.9.0.1 port 5000 source 10.9.1.1:7000 coef 1
+expect_err "duplicate source" 1 "source 2: 10.9.1.1:7000 is already source 0" \
+	$X task add id 4 vip 10.9.0.9 port 5000 source 10.9.1.1:7000 coef 1 \
+	source 10.9.1.2:7000 coef 1 source 10.9.1.1:7000 coef 1
+expect_err "no source (k = 0)" 1 "sources: got 0, k must be 1..32" \
+	$X task add id 4 vip 10.9.0.9 port 5000
+srcs=()
+for i in $(seq 1 33); do srcs+=(source "10.9.3.$i:7000" coef "$i"); done
+expect_err "33 sources" 1 "sources: got 33, k must be 1..32" \
+	$X task add id 4 vip 10.9.0.9 port 5000 "${srcs[@]}"
+expect_err "coefficient 0" 1 "source 3: coefficient must be non-zero" \
+	$X task add id 4 vip 10.9.0.9 port 5000 source 10.9.1.1:7000 coef 1 \
+	source 10.9.1.2:7000 coef 1 source 10.9.1.3:7000 coef 1 source 10.9.1.4:7000 coef 0
+expect_err "source port 0" 1 "source 0: port must be non-zero" \
+	$X task add id 4 vip 10.9.0.9 port 5000 source 10.9.1.1:0 coef 1
+expect_err "port 0" 1 "integer out of range (port: valid range 1..65535)" \
+	$X task add id 4 vip 10.9.0.9 port 0 source 10.9.1.1:7000 coef 1
+expect_err "id 0" 1 "integer out of range (id: valid range 1..4294967295)" \
+	$X task add id 0 vip 10.9.0.9 port 5000 source 10.9.1.1:7000 coef 1
+expect_err "buffer above 64 MiB" 1 "integer out of range (buffer: valid range 4096..67108864)" \
+	$X task add id 4 vip 10.9.0.9 port 5000 source 10.9.1.1:7000 coef 1 buffer 65537k
+expect_err "buffer below 4 KiB" 1 "integer out of range (buffer: valid range 4096..67108864)" \
+	$X task add id 4 vip 10.9.0.9 port 5000 source 10.9.1.1:7000 coef 1 buffer 4095
+expect_err "handshake timeout too short" 1 \
+	"integer out of range (timeout handshake: valid range 100..600000)" \
+	$X task add id 4 vip 10.9.0.9 port 5000 source 10.9.1.1:7000 coef 1 timeout handshake 99
+expect_err "linger timeout too long" 1 \
+	"integer out of range (timeout linger: valid range 0..60000)" \
+	$X task add id 4 vip 10.9.0.9 port 5000 source 10.9.1.1:7000 coef 1 timeout idle 5000 linger 60001
+expect_err "client prefix with host bits" 1 "client: 10.9.2.1 has bits set beyond the /24 prefix" \
+	$X task add id 4 vip 10.9.0.9 port 5000 client 10.9.2.1/24 source 10.9.1.1:7000 coef 1
+expect_err "client prefix longer than 32" 1 "client: prefix /33 is longer than 32 bits" \
+	$X task add id 4 vip 10.9.0.9 port 5000 client 10.9.2.1/33 source 10.9.1.1:7000 coef 1
+expect_err "usage: explicit source without coef" 2 \
+	"\"source 10.9.1.1:7000\": needs \"coef C\" (or use \"code\")" \
+	$X task add id 4 vip 10.9.0.9 port 5000 source 10.9.1.1:7000
+expect_err "usage: code with the wrong number of sources" 2 \
+	"code with k=3 needs exactly 3 sources, got 2" \
+	$X task add id 4 vip 10.9.0.9 port 5000 code isal-cauchy k 3 m 2 lost 1 \
+	source 10.9.1.1:7000:0 source 10.9.1.2:7000:2
+jq_check "no failed add left anything behind" '[.[].id] == [1, 2, 3]' $X task show
+
+# --- many large tasks: a dump in several parts -----------------------------
+ok=1
+for id in $(seq 100 119); do
+	srcs=()
+	for i in $(seq 1 32); do srcs+=(source "10.9.4.$i:$((7000 + id))" coef "$i"); done
+	ecin $X task add id $id vip 10.9.5.1 port $id buffer 4096 "${srcs[@]}" >/dev/null 2>&1 || ok=0
+done
+[ $ok = 1 ] && tap_ok "add 20 tasks of 32 sources" || tap_fail "add 20 tasks of 32 sources"
+jq_check "-s dump of 23 tasks (several netlink parts) is complete and ordered" \
+	'[.[].id] == ([1, 2, 3] + [range(100; 120)]) and (.[3].sources | length == 32)
+	 and .[3].sources[31].coef == 32 and .[22].stats.conns == 0' \
+	$X task show -s
+jq_check "namespace stats count 23 tasks and their memory" \
+	'.tasks == 23 and .mem_used == 1179648 + 131072 + 1179648 + 20 * (4096 + 65536)
+	 and .mem_max == 268435456 and .stats.bytes_in == 0' \
+	$X stats
+
+# --- per-namespace isolation and memory cap --------------------------------
+jq_check "namespace Y sees no tasks" 'length == 0' $Y task show
+expect_err "namespace Y cannot see task 1 of X" 1 "task 1 does not exist" $Y task show id 1
+expect_err "namespace Y cannot delete task 1 of X" 1 "task 1 does not exist" $Y task del id 1
+tap_check "namespace Y may reuse id 1 and VIP:port of X" \
+	ecin $Y task add id 1 vip 10.9.0.1 port 5000 source 10.9.1.1:7000 coef 1 buffer 1m
+pp echo $((3 << 20)) > $param
+tap_check "task 7 fits under a 3 MiB cap" \
+	ecin $Y task add id 7 vip 10.9.0.1 port 5007 source 10.9.1.1:7000 coef 1 buffer 1m
+expect_err "task 8 exceeds the 3 MiB cap" 1 \
+	"task 8: buffer of 1179648 bytes exceeds the namespace cap (used 2359296 of 3145728)" \
+	$Y task add id 8 vip 10.9.0.1 port 5008 source 10.9.1.1:7000 coef 1 buffer 1m
+tap_check "a smaller task 8 still fits" \
+	ecin $Y task add id 8 vip 10.9.0.1 port 5008 source 10.9.1.1:7000 coef 1 buffer 512k
+jq_check "Y's stats: 3 tasks, memory and cap" \
+	'.tasks == 3 and .mem_used == 2 * 1179648 + 589824 and .mem_max == 3145728' $Y stats
+tap_check "deleting task 7 returns its memory" ecin $Y task del id 7
+tap_check "so task 9 fits again" \
+	ecin $Y task add id 9 vip 10.9.0.1 port 5009 source 10.9.1.1:7000 coef 1 buffer 1m
+pp echo $((256 << 20)) > $param
+jq_check "X unaffected by Y" '[.[].id] | length == 23' $X task show
+
+# --- permissions ------------------------------------------------------------
+nobody() {
+	ip netns exec $X setpriv --reuid=65534 --regid=65534 --clear-groups "$ECCTL" "$@"
+}
+for cmd in "task show" "task show id 1" "stats" "task del id 1" "task flush" \
+	   "task add id 5 vip 10.9.0.5 port 1 source 10.9.1.1:1 coef 1"; do
+	echo "[+] ip netns exec $X setpriv --reuid=65534 --regid=65534 --clear-groups ecctl $cmd" >&2
+	# shellcheck disable=SC2086
+	err=$(nobody $cmd 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc = 1 ] && [ "$err" = "Error: Operation not permitted" ]; then
+		tap_ok "unprivileged \"$cmd\" gets EPERM"
+	else
+		tap_fail "unprivileged \"$cmd\" gets EPERM" "rc=$rc: $err"
+	fi
+done
+
+# --- delete, flush ------------------------------------------------------------
+tap_check "delete task 1" ecin $X task del id 1
+expect_err "task 1 is gone" 1 "task 1 does not exist" $X task show id 1
+expect_err "deleting it again fails" 1 "task 1 does not exist" $X task del id 1
+jq_check "the others remain" '[.[].id] | length == 22 and (index(1) | not)' $X task show
+tap_check "flush namespace X" ecin $X task flush
+expect_out "nothing left to show as text" "" $X task show
+jq_check "nor as JSON" '. == []' $X task show
+jq_check "X's stats: no tasks, no memory" '.tasks == 0 and .mem_used == 0' $X stats
+jq_check "Y still has its tasks" '[.[].id] == [1, 8, 9]' $Y task show
+
+# --- teardown with tasks configured --------------------------------------------
+tap_check "add tasks to namespace Z" \
+	ecin $Z task add id 1 vip 10.9.0.1 port 5000 source 10.9.1.1:7000 coef 1 buffer 64m
+tap_check "add another to Z" \
+	ecin $Z task add id 2 vip 10.9.0.1 port 5001 code isal-cauchy k 3 m 2 lost 4 \
+	source 10.9.1.1:7000:0 source 10.9.1.2:7000:1 source 10.9.1.3:7000:2
+tap_check "delete namespace Z with its tasks" ip netns del $Z
+tap_check "re-add to X after a flush" \
+	ecin $X task add id 1 vip 10.9.0.1 port 5000 source 10.9.1.1:7000 coef 1 buffer 64m
+tap_check "unload the module with tasks in X and Y" modprobe -r ecproxy
+tap_check "module is gone" sh -c '! test -d /sys/module/ecproxy'
+tap_check "load it again" modprobe ecproxy
+jq_check "tasks did not survive the unload" 'length == 0' $Y task show
+tap_check "final unload" modprobe -r ecproxy
+
+tap_done

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Formatting of task and statistics replies.
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/genetlink.h>
+
+#include <linux/ecproxy.h>
+#include "ecctl.h"
+#include "nl.h"
+#include "nlfmt.h"
+
+#define NAME(tab, v) ((v) < sizeof(tab) / sizeof((tab)[0]) && (tab)[v] ? (tab)[v] : "unknown")
+
+static const char *const conn_states[] = {
+	[ECPROXY_CONN_NONE] = "none",
+	[ECPROXY_CONN_HANDSHAKE] = "handshake",
+	[ECPROXY_CONN_ESTABLISHED] = "established",
+	[ECPROXY_CONN_CLOSING] = "closing",
+	[ECPROXY_CONN_LINGER] = "linger",
+};
+
+static const char *const source_states[] = {
+	[ECPROXY_SOURCE_IDLE] = "idle",
+	[ECPROXY_SOURCE_SYN_SENT] = "syn-sent",
+	[ECPROXY_SOURCE_ESTABLISHED] = "established",
+	[ECPROXY_SOURCE_FIN_RECEIVED] = "fin-received",
+	[ECPROXY_SOURCE_CLOSED] = "closed",
+	[ECPROXY_SOURCE_RESET] = "reset",
+};
+
+static const char *const conn_errors[] = {
+	[ECPROXY_ERR_NONE] = "none",
+	[ECPROXY_ERR_SOURCE_REFUSED] = "source-refused",
+	[ECPROXY_ERR_HANDSHAKE_TIMEOUT] = "handshake-timeout",
+	[ECPROXY_ERR_LENGTH_MISMATCH] = "length-mismatch",
+	[ECPROXY_ERR_CLIENT_RESET] = "client-reset",
+	[ECPROXY_ERR_SOURCE_RESET] = "source-reset",
+	[ECPROXY_ERR_IDLE_TIMEOUT] = "idle-timeout",
+	[ECPROXY_ERR_NO_MEMORY] = "no-memory",
+	[ECPROXY_ERR_TASK_DELETED] = "task-deleted",
+};
+
+static const char *const drop_names[] = {
+	[ECPROXY_DROP_OUT_OF_WINDOW] = "out_of_window",
+	[ECPROXY_DROP_BAD_FLAGS] = "bad_flags",
+	[ECPROXY_DROP_TRUNCATED] = "truncated",
+	[ECPROXY_DROP_BAD_OPTIONS] = "bad_options",
+	[ECPROXY_DROP_BAD_CSUM] = "bad_csum",
+	[ECPROXY_DROP_CLIENT_DENIED] = "client_denied",
+	[ECPROXY_DROP_BUSY] = "busy",
+	[ECPROXY_DROP_NO_MEMORY] = "no_memory",
+};
+
+/* Counters in kernel attribute order, with their JSON names. */
+static const struct {
+	int type;
+	const char *name;
+} counters[] = {
+	{ ECPROXY_A_STATS_BYTES_IN, "bytes_in" },
+	{ ECPROXY_A_STATS_BYTES_OUT, "bytes_out" },
+	{ ECPROXY_A_STATS_SEGS_OUT, "segs_out" },
+	{ ECPROXY_A_STATS_SEGS_APPLIED, "segs_applied" },
+	{ ECPROXY_A_STATS_DUPS_SKIPPED, "dups_skipped" },
+	{ ECPROXY_A_STATS_RESENT, "resent" },
+	{ ECPROXY_A_STATS_WINDOW_CLAMPS, "window_clamps" },
+	{ ECPROXY_A_STATS_PEAK_BUFFER, "peak_buffer" },
+	{ ECPROXY_A_STATS_OVERFLOW, "overflow" },
+	{ ECPROXY_A_STATS_CONNS, "conns" },
+	{ ECPROXY_A_STATS_CONNS_DONE, "conns_done" },
+	{ ECPROXY_A_STATS_CONNS_FAILED, "conns_failed" },
+};
+
+static json_object *u64_json(const struct nlattr *a)
+{
+	return json_object_new_int64((int64_t)mnl_attr_get_u64(a));
+}
+
+static json_object *ip4_json(const struct nlattr *a)
+{
+	char buf[INET6_ADDRSTRLEN];
+	int af = mnl_attr_get_payload_len(a) == 16 ? AF_INET6 : AF_INET;
+
+	if (!inet_ntop(af, mnl_attr_get_payload(a), buf, sizeof(buf)))
+		snprintf(buf, sizeof(buf), "?");
+	return json_object_new_string(buf);
+}
+
+json_object *ecctl_fmt_stats(const struct nlattr *nest)
+{
+	const struct nlattr *tb[ECPROXY_A_STATS_MAX + 1];
+	json_object *o = json_object_new_object();
+	const struct nlattr *d;
+
+	ecctl_nl_parse_nested(nest, tb, ECPROXY_A_STATS_MAX);
+	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
+		if (tb[counters[i].type])
+			json_object_object_add(o, counters[i].name,
+					       u64_json(tb[counters[i].type]));
+	if (tb[ECPROXY_A_STATS_DROPS]) {
+		json_object *drops = json_object_new_object();
+
+		mnl_attr_for_each_nested(d, tb[ECPROXY_A_STATS_DROPS]) {
+			unsigned int t = mnl_attr_get_type(d);
+
+			if (t < ECPROXY_DROP_OUT_OF_WINDOW)
+				continue;
+			json_object_object_add(drops, NAME(drop_names, t), u64_json(d));
+		}
+		json_object_object_add(o, "drops", drops);
+	}
+	if (tb[ECPROXY_A_STATS_CONN_STATE])
+		json_object_object_add(o, "conn_state", json_object_new_string(
+			NAME(conn_states, mnl_attr_get_u8(tb[ECPROXY_A_STATS_CONN_STATE]))));
+	if (tb[ECPROXY_A_STATS_LAST_ERROR])
+		json_object_object_add(o, "last_error", json_object_new_string(
+			NAME(conn_errors, mnl_attr_get_u8(tb[ECPROXY_A_STATS_LAST_ERROR]))));
+	if (tb[ECPROXY_A_STATS_LAST_ERROR_SOURCE])
+		json_object_object_add(o, "last_error_source", json_object_new_int(
+			mnl_attr_get_u8(tb[ECPROXY_A_STATS_LAST_ERROR_SOURCE])));
+	return o;
+}
+
+static json_object *source_json(const struct nlattr *nest)
+{
+	const struct nlattr *tb[ECPROXY_A_SOURCE_MAX + 1];
+	json_object *o = json_object_new_object(), *st;
+
+	ecctl_nl_parse_nested(nest, tb, ECPROXY_A_SOURCE_MAX);
+	if (tb[ECPROXY_A_SOURCE_ADDR])
+		json_object_object_add(o, "addr", ip4_json(tb[ECPROXY_A_SOURCE_ADDR]));
+	if (tb[ECPROXY_A_SOURCE_PORT])
+		json_object_object_add(o, "port",
+				       json_object_new_int(mnl_attr_get_u16(tb[ECPROXY_A_SOURCE_PORT])));
+	if (tb[ECPROXY_A_SOURCE_COEF])
+		json_object_object_add(o, "coef",
+				       json_object_new_int(mnl_attr_get_u8(tb[ECPROXY_A_SOURCE_COEF])));
+	if (tb[ECPROXY_A_SOURCE_FRAG])
+		json_object_object_add(o, "frag",
+				       json_object_new_int(mnl_attr_get_u8(tb[ECPROXY_A_SOURCE_FRAG])));
+	st = json_object_new_object();
+	if (tb[ECPROXY_A_SOURCE_STATE])
+		json_object_object_add(st, "state", json_object_new_string(
+			NAME(source_states, mnl_attr_get_u8(tb[ECPROXY_A_SOURCE_STATE]))));
+	if (tb[ECPROXY_A_SOURCE_BYTES_IN])
+		json_object_object_add(st, "bytes_in", u64_json(tb[ECPROXY_A_SOURCE_BYTES_IN]));
+	if (tb[ECPROXY_A_SOURCE_SEGS_IN])
+		json_object_object_add(st, "segs_in", u64_json(tb[ECPROXY_A_SOURCE_SEGS_IN]));
+	if (tb[ECPROXY_A_SOURCE_DUP_BYTES])
+		json_object_object_add(st, "dup_bytes", u64_json(tb[ECPROXY_A_SOURCE_DUP_BYTES]));
+	json_object_object_add(o, "stats", st);
+	return o;
+}
+
+json_object *ecctl_fmt_task(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *tb[ECPROXY_A_TASK_MAX + 1];
+	json_object *o, *srcs, *to;
+	const struct nlattr *s;
+
+	if (ecctl_nl_parse(nlh, tb, ECPROXY_A_TASK_MAX) < 0 || !tb[ECPROXY_A_TASK_ID])
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "id", json_object_new_int64(mnl_attr_get_u32(tb[ECPROXY_A_TASK_ID])));
+	if (tb[ECPROXY_A_TASK_VIP])
+		json_object_object_add(o, "vip", ip4_json(tb[ECPROXY_A_TASK_VIP]));
+	if (tb[ECPROXY_A_TASK_PORT])
+		json_object_object_add(o, "port",
+				       json_object_new_int(mnl_attr_get_u16(tb[ECPROXY_A_TASK_PORT])));
+	if (tb[ECPROXY_A_TASK_CLIENT]) {
+		json_object *c = ip4_json(tb[ECPROXY_A_TASK_CLIENT]);
+		char buf[80];
+
+		snprintf(buf, sizeof(buf), "%s/%u", json_object_get_string(c),
+			 tb[ECPROXY_A_TASK_CLIENT_PREFIX] ?
+			 mnl_attr_get_u8(tb[ECPROXY_A_TASK_CLIENT_PREFIX]) : 32);
+		json_object_put(c);
+		json_object_object_add(o, "client", json_object_new_string(buf));
+	}
+	if (tb[ECPROXY_A_TASK_STATE])
+		json_object_object_add(o, "state", json_object_new_string(
+			mnl_attr_get_u8(tb[ECPROXY_A_TASK_STATE]) == ECPROXY_TASK_BUSY ?
+			"busy" : "idle"));
+	if (tb[ECPROXY_A_TASK_BUFFER_SIZE])
+		json_object_object_add(o, "buffer",
+				       json_object_new_int64(mnl_attr_get_u32(tb[ECPROXY_A_TASK_BUFFER_SIZE])));
+	if (tb[ECPROXY_A_TASK_MEM])
+		json_object_object_add(o, "memory", u64_json(tb[ECPROXY_A_TASK_MEM]));
+	to = json_object_new_object();
+	if (tb[ECPROXY_A_TASK_HANDSHAKE_TIMEOUT])
+		json_object_object_add(to, "handshake", json_object_new_int64(
+			mnl_attr_get_u32(tb[ECPROXY_A_TASK_HANDSHAKE_TIMEOUT])));
+	if (tb[ECPROXY_A_TASK_IDLE_TIMEOUT])
+		json_object_object_add(to, "idle", json_object_new_int64(
+			mnl_attr_get_u32(tb[ECPROXY_A_TASK_IDLE_TIMEOUT])));
+	if (tb[ECPROXY_A_TASK_LINGER_TIMEOUT])
+		json_object_object_add(to, "linger", json_object_new_int64(
+			mnl_attr_get_u32(tb[ECPROXY_A_TASK_LINGER_TIMEOUT])));
+	json_object_object_add(o, "timeouts", to);
+	srcs = json_object_new_array();
+	if (tb[ECPROXY_A_TASK_SOURCES])
+		mnl_attr_for_each_nested(s, tb[ECPROXY_A_TASK_SOURCES])
+			json_object_array_add(srcs, source_json(s));
+	json_object_object_add(o, "sources", srcs);
+	if (tb[ECPROXY_A_TASK_STATS])
+		json_object_object_add(o, "stats", ecctl_fmt_stats(tb[ECPROXY_A_TASK_STATS]));
+	return o;
+}
+
+void ecctl_fmt_strip_stats(json_object *tasks)
+{
+	for (size_t i = 0; i < json_object_array_length(tasks); i++) {
+		json_object *t = json_object_array_get_idx(tasks, i), *srcs;
+
+		json_object_object_del(t, "stats");
+		if (!json_object_object_get_ex(t, "sources", &srcs))
+			continue;
+		for (size_t j = 0; j < json_object_array_length(srcs); j++)
+			json_object_object_del(json_object_array_get_idx(srcs, j), "stats");
+	}
+}
+
+static const char *str(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_string(v) : "?";
+}
+
+static int64_t num(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, key, &v) ? json_object_get_int64(v) : 0;
+}
+
+void ecctl_fmt_stats_text(json_object *st, const char *in)
+{
+	json_object *drops, *v;
+
+	printf("%sconnections %" PRId64 " done %" PRId64 " failed %" PRId64,
+	       in, num(st, "conns"), num(st, "conns_done"), num(st, "conns_failed"));
+	if (json_object_object_get_ex(st, "conn_state", &v))
+		printf(" state %s", json_object_get_string(v));
+	if (json_object_object_get_ex(st, "last_error", &v))
+		printf(" last-error %s", json_object_get_string(v));
+	if (json_object_object_get_ex(st, "last_error_source", &v))
+		printf(" (source %d)", json_object_get_int(v));
+	printf("\n%sbytes in %" PRId64 " out %" PRId64 " segments out %" PRId64
+	       " applied %" PRId64 " duplicates %" PRId64 " resent %" PRId64 "\n",
+	       in, num(st, "bytes_in"), num(st, "bytes_out"), num(st, "segs_out"),
+	       num(st, "segs_applied"), num(st, "dups_skipped"), num(st, "resent"));
+	printf("%swindow-clamps %" PRId64 " peak-buffer %" PRId64 " overflow %" PRId64 "\n",
+	       in, num(st, "window_clamps"), num(st, "peak_buffer"), num(st, "overflow"));
+	if (json_object_object_get_ex(st, "drops", &drops)) {
+		printf("%sdrops", in);
+		json_object_object_foreach(drops, key, val) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "%s", key);
+			for (char *p = name; *p; p++)
+				if (*p == '_')
+					*p = '-';
+			printf(" %s %" PRId64, name, json_object_get_int64(val));
+		}
+		printf("\n");
+	}
+}
+
+void ecctl_fmt_task_text(json_object *t, int stats)
+{
+	json_object *v, *srcs, *to;
+
+	printf("task %" PRId64 " vip %s port %" PRId64, num(t, "id"), str(t, "vip"), num(t, "port"));
+	if (json_object_object_get_ex(t, "client", &v))
+		printf(" client %s", json_object_get_string(v));
+	printf(" state %s\n", str(t, "state"));
+	printf("    buffer %" PRId64 " memory %" PRId64, num(t, "buffer"), num(t, "memory"));
+	if (json_object_object_get_ex(t, "timeouts", &to))
+		printf(" timeout handshake %" PRId64 " idle %" PRId64 " linger %" PRId64,
+		       num(to, "handshake"), num(to, "idle"), num(to, "linger"));
+	printf("\n");
+	if (stats && json_object_object_get_ex(t, "stats", &v))
+		ecctl_fmt_stats_text(v, "    ");
+	if (!json_object_object_get_ex(t, "sources", &srcs))
+		return;
+	for (size_t i = 0; i < json_object_array_length(srcs); i++) {
+		json_object *s = json_object_array_get_idx(srcs, i), *st;
+
+		printf("    source %zu %s:%" PRId64, i, str(s, "addr"), num(s, "port"));
+		if (json_object_object_get_ex(s, "frag", &v))
+			printf(" frag %d", json_object_get_int(v));
+		printf(" coef 0x%02x\n", (unsigned int)num(s, "coef"));
+		if (stats && json_object_object_get_ex(s, "stats", &st))
+			printf("        state %s bytes-in %" PRId64 " segments-in %" PRId64
+			       " dup-bytes %" PRId64 "\n", str(st, "state"),
+			       num(st, "bytes_in"), num(st, "segs_in"), num(st, "dup_bytes"));
+	}
+}

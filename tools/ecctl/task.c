@@ -1,0 +1,612 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ecctl task: configure reconstruction tasks in the kernel (generic
+ * netlink, see uapi/linux/ecproxy.h).  Values are checked here only as
+ * far as their type goes; ranges and consistency are the kernel's to
+ * judge, so its message is the one users see, whatever the tool.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <linux/genetlink.h>
+
+#include <linux/ecproxy.h>
+#include "ecctl.h"
+#include "ecp.h"
+#include "nl.h"
+#include "nlfmt.h"
+
+/* More than the kernel accepts, so that it is the kernel that refuses. */
+#define TASK_MAX_SOURCES 64
+
+static void task_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ecctl task add id ID vip ADDR port PORT [ client PREFIX ]\n"
+		"                      [ code PROFILE k K m M lost I [ matrix SPEC ] ]\n"
+		"                      source ADDR:PORT[:FRAG] [ coef C ] [ source ... ]\n"
+		"                      [ buffer SIZE ] [ timeout TIMEOUT MS [ TIMEOUT MS ... ] ]\n"
+		"       ecctl task del id ID\n"
+		"       ecctl task show [ id ID ] [ -s ]\n"
+		"       ecctl task flush\n"
+		"       ecctl task help\n"
+		"ID      := task number, 1..4294967295, unique in the network namespace\n"
+		"ADDR    := IPv4 address; PORT := 1..65535\n"
+		"PREFIX  := ADDR[/LEN]: only clients in it may connect (default: any)\n"
+		"PROFILE := a coding profile (see \"ecctl code profiles\")\n"
+		"SIZE    := decode buffer, bytes, 4096..64M, suffixes k, m (default 1m)\n"
+		"TIMEOUT := { handshake | idle | linger }, MS in milliseconds\n"
+		"           (defaults 3000, 60000, 1000)\n"
+		"\n"
+		"A client connecting to ADDR:PORT of vip receives sum_j C_j * stream_j\n"
+		"over GF(2^8), stream_j being what source j sends.  Give the coefficients\n"
+		"either explicitly, \"coef C\" (1..255) after every source, or with\n"
+		"\"code\": then list exactly K sources, each with the index FRAG of the\n"
+		"fragment it serves, and ecctl computes the coefficients that rebuild\n"
+		"fragment I (as \"ecctl code coef ... avail FRAG,FRAG,...\" prints them).\n"
+		"\n"
+		"show -s adds statistics.  Errors from the kernel are printed as\n"
+		"\"Error: MESSAGE\" with exit status 1; usage errors exit with 2.\n");
+}
+
+static int task_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	task_usage(stdout);
+	return ECCTL_OK;
+}
+
+/* Index of arg in names (exact, else unique prefix), -1 unknown, -2 ambiguous. */
+static int match_kw(const char *arg, const char *const *names)
+{
+	size_t len = strlen(arg);
+	int hit = -1, n = 0;
+
+	for (int i = 0; names[i]; i++) {
+		if (!strcmp(names[i], arg))
+			return i;
+		if (len && !strncmp(names[i], arg, len)) {
+			hit = i;
+			n++;
+		}
+	}
+	return n == 1 ? hit : n ? -2 : -1;
+}
+
+static int kw_error(const char *arg, int how, const char *const *names)
+{
+	char buf[512];
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; names[i] && off < sizeof(buf); i++)
+		off += snprintf(buf + off, sizeof(buf) - off, "%s%s", i ? ", " : "", names[i]);
+	return ecctl_error(ECCTL_USAGE, "%s keyword \"%s\"; valid: %s",
+			   how == -2 ? "ambiguous" : "unknown", arg, buf);
+}
+
+static int parse_u32(const char *kw, const char *val, uint32_t *out)
+{
+	long v;
+
+	if (ecctl_parse_int(kw, val, 0, UINT32_MAX, &v))
+		return ECCTL_USAGE;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int parse_ip4(const char *kw, const char *val, struct in_addr *out)
+{
+	if (inet_pton(AF_INET, val, out) != 1)
+		return ecctl_error(ECCTL_USAGE, "\"%s %s\": not an IPv4 address", kw, val);
+	return 0;
+}
+
+/* SIZE with an optional k/m/g (binary) suffix. */
+static int parse_size(const char *kw, const char *val, uint32_t *out)
+{
+	unsigned long long v, mul = 1;
+	char *end;
+
+	errno = 0;
+	v = strtoull(val, &end, 0);
+	if (errno || end == val || *val == '-')
+		return ecctl_error(ECCTL_USAGE, "\"%s %s\": not a size", kw, val);
+	switch (*end) {
+	case 'k': case 'K': mul = 1ULL << 10; end++; break;
+	case 'm': case 'M': mul = 1ULL << 20; end++; break;
+	case 'g': case 'G': mul = 1ULL << 30; end++; break;
+	}
+	if (*end || v > UINT32_MAX / mul)
+		return ecctl_error(ECCTL_USAGE, "\"%s %s\": not a size below 4g", kw, val);
+	*out = (uint32_t)(v * mul);
+	return 0;
+}
+
+struct src_arg {
+	const char *text;
+	struct in_addr addr;
+	uint16_t port;
+	int frag;		/* -1 if not given */
+	int coef;		/* -1 if not given */
+};
+
+/* ADDR:PORT[:FRAG] */
+static int parse_source(const char *val, struct src_arg *s)
+{
+	char buf[64], *port, *frag, *end;
+	long v;
+
+	s->text = val;
+	s->frag = -1;
+	s->coef = -1;
+	if (snprintf(buf, sizeof(buf), "%s", val) >= (int)sizeof(buf))
+		return ecctl_error(ECCTL_USAGE, "\"source %s\": too long", val);
+	port = strchr(buf, ':');
+	if (!port)
+		return ecctl_error(ECCTL_USAGE, "\"source %s\": expected ADDR:PORT[:FRAG]", val);
+	*port++ = '\0';
+	frag = strchr(port, ':');
+	if (frag)
+		*frag++ = '\0';
+	if (inet_pton(AF_INET, buf, &s->addr) != 1)
+		return ecctl_error(ECCTL_USAGE, "\"source %s\": \"%s\" is not an IPv4 address",
+				   val, buf);
+	errno = 0;
+	v = strtol(port, &end, 10);
+	if (errno || end == port || *end || v < 0 || v > 65535)
+		return ecctl_error(ECCTL_USAGE, "\"source %s\": \"%s\" is not a port", val, port);
+	s->port = (uint16_t)v;
+	if (frag) {
+		v = strtol(frag, &end, 10);
+		if (end == frag || *end || v < 0 || v > 255)
+			return ecctl_error(ECCTL_USAGE,
+					   "\"source %s\": \"%s\" is not a fragment index", val, frag);
+		s->frag = (int)v;
+	}
+	return 0;
+}
+
+struct add_args {
+	uint32_t id, buffer, timeout[3];
+	int has_id, has_vip, has_port, has_client, has_buffer, has_timeout[3];
+	struct in_addr vip, client;
+	uint16_t port;
+	int prefix;
+	const char *profile, *k, *m, *lost, *matrix;
+	struct src_arg src[TASK_MAX_SOURCES];
+	int nsrc;
+	uint8_t coef[TASK_MAX_SOURCES];
+};
+
+static const char *const timeout_names[] = { "handshake", "idle", "linger", NULL };
+static const int timeout_attr[] = {
+	ECPROXY_A_TASK_HANDSHAKE_TIMEOUT, ECPROXY_A_TASK_IDLE_TIMEOUT,
+	ECPROXY_A_TASK_LINGER_TIMEOUT,
+};
+
+enum { A_ID, A_VIP, A_PORT, A_CLIENT, A_CODE, A_K, A_M, A_LOST, A_MATRIX,
+       A_SOURCE, A_COEF, A_BUFFER, A_TIMEOUT };
+static const char *const add_names[] = {
+	"id", "vip", "port", "client", "code", "k", "m", "lost", "matrix",
+	"source", "coef", "buffer", "timeout", NULL
+};
+
+static int parse_client(const char *val, struct add_args *a)
+{
+	char buf[64], *slash, *end;
+	long v;
+
+	if (snprintf(buf, sizeof(buf), "%s", val) >= (int)sizeof(buf))
+		return ecctl_error(ECCTL_USAGE, "\"client %s\": too long", val);
+	slash = strchr(buf, '/');
+	a->prefix = -1;
+	if (slash) {
+		*slash++ = '\0';
+		errno = 0;
+		v = strtol(slash, &end, 10);
+		if (errno || end == slash || *end || v < 0 || v > 255)
+			return ecctl_error(ECCTL_USAGE, "\"client %s\": bad prefix length", val);
+		a->prefix = (int)v;
+	}
+	if (parse_ip4("client", buf, &a->client))
+		return ECCTL_USAGE;
+	a->has_client = 1;
+	return 0;
+}
+
+static int parse_add(int argc, char **argv, struct add_args *a)
+{
+	const char **text[] = { [A_CODE] = &a->profile, [A_K] = &a->k, [A_M] = &a->m,
+				[A_LOST] = &a->lost, [A_MATRIX] = &a->matrix };
+
+	memset(a, 0, sizeof(*a));
+	for (int i = 1; i < argc; i += 2) {
+		int kw = match_kw(argv[i], add_names);
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+		int ret = 0;
+
+		if (kw < 0)
+			return kw_error(argv[i], kw, add_names);
+		if (!val)
+			return ecctl_error(ECCTL_USAGE, "\"%s\": missing value", argv[i]);
+		switch (kw) {
+		case A_ID:
+			ret = parse_u32("id", val, &a->id);
+			a->has_id = 1;
+			break;
+		case A_VIP:
+			ret = parse_ip4("vip", val, &a->vip);
+			a->has_vip = 1;
+			break;
+		case A_PORT: {
+			long v;
+
+			ret = ecctl_parse_int("port", val, 0, 65535, &v);
+			a->port = (uint16_t)v;
+			a->has_port = 1;
+			break;
+		}
+		case A_CLIENT:
+			ret = parse_client(val, a);
+			break;
+		case A_CODE: case A_K: case A_M: case A_LOST: case A_MATRIX:
+			if (*text[kw])
+				return ecctl_error(ECCTL_USAGE, "\"%s %s\": given twice",
+						   add_names[kw], val);
+			*text[kw] = val;
+			break;
+		case A_SOURCE:
+			if (a->nsrc >= TASK_MAX_SOURCES)
+				return ecctl_error(ECCTL_USAGE, "more than %d sources",
+						   TASK_MAX_SOURCES);
+			ret = parse_source(val, &a->src[a->nsrc++]);
+			break;
+		case A_COEF: {
+			long v;
+
+			if (!a->nsrc)
+				return ecctl_error(ECCTL_USAGE, "\"coef %s\": must follow a source", val);
+			if (a->src[a->nsrc - 1].coef >= 0)
+				return ecctl_error(ECCTL_USAGE, "\"coef %s\": source %d has a coef already",
+						   val, a->nsrc - 1);
+			ret = ecctl_parse_int("coef", val, 0, 255, &v);
+			a->src[a->nsrc - 1].coef = (int)v;
+			break;
+		}
+		case A_BUFFER:
+			ret = parse_size("buffer", val, &a->buffer);
+			a->has_buffer = 1;
+			break;
+		case A_TIMEOUT: {
+			int n = 0;
+
+			/* timeout NAME MS [NAME MS ...] */
+			for (i++; i + 1 < argc; i += 2, n++) {
+				int t = match_kw(argv[i], timeout_names);
+
+				if (t < 0)
+					break;
+				if (parse_u32(timeout_names[t], argv[i + 1], &a->timeout[t]))
+					return ECCTL_USAGE;
+				a->has_timeout[t] = 1;
+			}
+			if (!n)
+				return ecctl_error(ECCTL_USAGE,
+						   "\"timeout\": expected handshake, idle or linger and MS");
+			i -= 2;
+			break;
+		}
+		}
+		if (ret)
+			return ECCTL_USAGE;
+	}
+	if (!a->has_id || !a->has_vip || !a->has_port)
+		return ecctl_error(ECCTL_USAGE, "missing \"%s\"",
+				   !a->has_id ? "id ID" : !a->has_vip ? "vip ADDR" : "port PORT");
+	return 0;
+}
+
+/* Coefficients from the code profile and the sources' fragment indices. */
+static int code_coefs(struct add_args *a)
+{
+	uint8_t parity[ECP_MAX_M * ECP_MAX_K];
+	const struct ecp_profile *p;
+	int avail[ECP_MAX_K];
+	struct ecp_code code;
+	struct ecp_coef co;
+	struct ecp_err err;
+	long k, m, lost;
+
+	if (!a->k || !a->m || !a->lost)
+		return ecctl_error(ECCTL_USAGE, "\"code %s\" needs k K m M lost I", a->profile);
+	p = ecp_profile_by_name(a->profile);
+	if (!p)
+		return ecctl_error(ECCTL_USAGE, "unknown profile \"%s\" (see \"ecctl code profiles\")",
+				   a->profile);
+	if (ecctl_parse_int("k", a->k, 1, ECP_MAX_K, &k) ||
+	    ecctl_parse_int("m", a->m, 1, ECP_MAX_M, &m) ||
+	    ecctl_parse_int("lost", a->lost, 0, k + m - 1, &lost))
+		return ECCTL_USAGE;
+	if (p->id == ECP_PROFILE_MATRIX) {
+		if (!a->matrix)
+			return ecctl_error(ECCTL_USAGE, "profile matrix needs \"matrix SPEC\"");
+		if (ecp_matrix_parse(a->matrix, (int)k, (int)m, parity, &err))
+			return ecctl_error(ECCTL_USAGE, "\"matrix %s\": %s", a->matrix, err.msg);
+	} else if (a->matrix) {
+		return ecctl_error(ECCTL_USAGE, "\"matrix %s\": only profile matrix takes a matrix",
+				   a->matrix);
+	}
+	if (ecp_code_init(&code, p, (int)k, (int)m,
+			  p->id == ECP_PROFILE_MATRIX ? parity : NULL, &err))
+		return ecctl_error(ECCTL_USAGE, "%s", err.msg);
+	if (a->nsrc != k)
+		return ecctl_error(ECCTL_USAGE, "code with k=%ld needs exactly %ld sources, got %d",
+				   k, k, a->nsrc);
+	for (int i = 0; i < a->nsrc; i++) {
+		if (a->src[i].frag < 0)
+			return ecctl_error(ECCTL_USAGE,
+					   "\"source %s\": with code, give the fragment as ADDR:PORT:FRAG",
+					   a->src[i].text);
+		if (a->src[i].coef >= 0)
+			return ecctl_error(ECCTL_USAGE,
+					   "\"source %s\": coef cannot be combined with code",
+					   a->src[i].text);
+		avail[i] = a->src[i].frag;
+	}
+	if (ecp_code_coef(&code, (int)lost, avail, a->nsrc, &co, &err))
+		return ecctl_error(ECCTL_USAGE, "%s", err.msg);
+	for (int i = 0; i < a->nsrc; i++)
+		a->coef[i] = co.coef[i];
+	return 0;
+}
+
+/* Policy errors point at an attribute: name it the way the user typed it. */
+static int describe_add(const struct nlmsghdr *req, uint32_t off, char *buf, size_t len)
+{
+	static const char *const names[ECPROXY_A_TASK_MAX + 1] = {
+		[ECPROXY_A_TASK_ID] = "id",
+		[ECPROXY_A_TASK_VIP] = "vip",
+		[ECPROXY_A_TASK_PORT] = "port",
+		[ECPROXY_A_TASK_CLIENT] = "client",
+		[ECPROXY_A_TASK_CLIENT_PREFIX] = "client prefix length",
+		[ECPROXY_A_TASK_SOURCES] = "sources",
+		[ECPROXY_A_TASK_BUFFER_SIZE] = "buffer",
+		[ECPROXY_A_TASK_HANDSHAKE_TIMEOUT] = "timeout handshake",
+		[ECPROXY_A_TASK_IDLE_TIMEOUT] = "timeout idle",
+		[ECPROXY_A_TASK_LINGER_TIMEOUT] = "timeout linger",
+	};
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr)) {
+		unsigned int type = mnl_attr_get_type(a);
+
+		if ((uint32_t)((const char *)a - (const char *)req) != off)
+			continue;
+		if (type <= ECPROXY_A_TASK_MAX && names[type])
+			snprintf(buf, len, "%s", names[type]);
+		else
+			snprintf(buf, len, "attribute %u", type);
+		return 1;
+	}
+	return 0;
+}
+
+static int task_add(int argc, char **argv)
+{
+	static struct add_args a;
+	struct ecctl_nl *nl;
+	struct nlmsghdr *nlh;
+	struct nlattr *nest;
+	int ret;
+
+	if (argc > 1 && !strcmp(argv[1], "help"))
+		return task_help(argc, argv);
+	ret = parse_add(argc, argv, &a);
+	if (ret)
+		return ret;
+	if (a.profile) {
+		ret = code_coefs(&a);
+		if (ret)
+			return ret;
+	} else {
+		if (a.k || a.m || a.lost || a.matrix)
+			return ecctl_error(ECCTL_USAGE, "k, m, lost and matrix need \"code PROFILE\"");
+		for (int i = 0; i < a.nsrc; i++) {
+			if (a.src[i].coef < 0)
+				return ecctl_error(ECCTL_USAGE,
+						   "\"source %s\": needs \"coef C\" (or use \"code\")",
+						   a.src[i].text);
+			a.coef[i] = (uint8_t)a.src[i].coef;
+		}
+	}
+
+	nl = malloc(sizeof(*nl));
+	if (!nl)
+		return ecctl_error(ECCTL_ERR, "out of memory");
+	ret = ecctl_nl_open(nl);
+	if (ret)
+		goto out;
+	nlh = ecctl_nl_req(nl, ECPROXY_CMD_TASK_ADD, 0);
+	mnl_attr_put_u32(nlh, ECPROXY_A_TASK_ID, a.id);
+	mnl_attr_put(nlh, ECPROXY_A_TASK_VIP, 4, &a.vip);
+	mnl_attr_put_u16(nlh, ECPROXY_A_TASK_PORT, a.port);
+	if (a.has_client) {
+		mnl_attr_put(nlh, ECPROXY_A_TASK_CLIENT, 4, &a.client);
+		if (a.prefix >= 0)
+			mnl_attr_put_u8(nlh, ECPROXY_A_TASK_CLIENT_PREFIX, (uint8_t)a.prefix);
+	}
+	if (a.has_buffer)
+		mnl_attr_put_u32(nlh, ECPROXY_A_TASK_BUFFER_SIZE, a.buffer);
+	for (int t = 0; t < 3; t++)
+		if (a.has_timeout[t])
+			mnl_attr_put_u32(nlh, timeout_attr[t], a.timeout[t]);
+	nest = mnl_attr_nest_start(nlh, ECPROXY_A_TASK_SOURCES);
+	for (int i = 0; i < a.nsrc; i++) {
+		struct nlattr *s = mnl_attr_nest_start(nlh, (uint16_t)i);
+
+		mnl_attr_put(nlh, ECPROXY_A_SOURCE_ADDR, 4, &a.src[i].addr);
+		mnl_attr_put_u16(nlh, ECPROXY_A_SOURCE_PORT, a.src[i].port);
+		mnl_attr_put_u8(nlh, ECPROXY_A_SOURCE_COEF, a.coef[i]);
+		if (a.src[i].frag >= 0)
+			mnl_attr_put_u8(nlh, ECPROXY_A_SOURCE_FRAG, (uint8_t)a.src[i].frag);
+		mnl_attr_nest_end(nlh, s);
+	}
+	mnl_attr_nest_end(nlh, nest);
+	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, describe_add);
+	ecctl_nl_close(nl);
+out:
+	free(nl);
+	return ret;
+}
+
+static int parse_id_only(int argc, char **argv, int required, uint32_t *id, int *has_id)
+{
+	struct ecctl_kw kw[] = { { "id", "ID", required, NULL }, { NULL, NULL, 0, NULL } };
+
+	*has_id = 0;
+	if (ecctl_parse_kw(kw, argc, argv))
+		return ECCTL_USAGE;
+	if (kw[0].val) {
+		if (parse_u32("id", kw[0].val, id))
+			return ECCTL_USAGE;
+		*has_id = 1;
+	}
+	return 0;
+}
+
+/* Run one request without reply payload. */
+static int simple_cmd(uint8_t cmd, int has_id, uint32_t id)
+{
+	struct ecctl_nl *nl = malloc(sizeof(*nl));
+	struct nlmsghdr *nlh;
+	int ret;
+
+	if (!nl)
+		return ecctl_error(ECCTL_ERR, "out of memory");
+	ret = ecctl_nl_open(nl);
+	if (!ret) {
+		nlh = ecctl_nl_req(nl, cmd, 0);
+		if (has_id)
+			mnl_attr_put_u32(nlh, ECPROXY_A_TASK_ID, id);
+		ret = ecctl_nl_talk(nl, nlh, NULL, NULL, NULL);
+		ecctl_nl_close(nl);
+	}
+	free(nl);
+	return ret;
+}
+
+static int task_del(int argc, char **argv)
+{
+	uint32_t id;
+	int has_id;
+
+	if (argc > 1 && !strcmp(argv[1], "help"))
+		return task_help(argc, argv);
+	if (parse_id_only(argc - 1, argv + 1, 1, &id, &has_id))
+		return ECCTL_USAGE;
+	return simple_cmd(ECPROXY_CMD_TASK_DEL, 1, id);
+}
+
+static int task_flush(int argc, char **argv)
+{
+	if (argc > 1) {
+		if (!strcmp(argv[1], "help"))
+			return task_help(argc, argv);
+		return ecctl_error(ECCTL_USAGE, "\"%s\": flush takes no arguments", argv[1]);
+	}
+	return simple_cmd(ECPROXY_CMD_TASK_FLUSH, 0, 0);
+}
+
+static int task_cb(const struct nlmsghdr *nlh, void *data)
+{
+	json_object *task = ecctl_fmt_task(nlh);
+
+	if (!task)
+		return MNL_CB_ERROR;
+	json_object_array_add(data, task);
+	return MNL_CB_OK;
+}
+
+static int task_show(int argc, char **argv)
+{
+	int stats = 0, has_id, ret, tries = 0;
+	char *args[8];
+	int nargs = 0;
+	struct ecctl_nl *nl;
+	json_object *tasks;
+	uint32_t id = 0;
+
+	/* "-s" (or "stats") may appear anywhere after "show". */
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-s") || !strcmp(argv[i], "-stats") ||
+		    !strcmp(argv[i], "--stats") || !strcmp(argv[i], "stats"))
+			stats = 1;
+		else if (!strcmp(argv[i], "help"))
+			return task_help(argc, argv);
+		else if (nargs < 8)
+			args[nargs++] = argv[i];
+		else
+			return ecctl_error(ECCTL_USAGE, "\"%s\": too many arguments", argv[i]);
+	}
+	if (parse_id_only(nargs, args, 0, &id, &has_id))
+		return ECCTL_USAGE;
+	nl = malloc(sizeof(*nl));
+	if (!nl)
+		return ecctl_error(ECCTL_ERR, "out of memory");
+	ret = ecctl_nl_open(nl);
+	if (ret) {
+		free(nl);
+		return ret;
+	}
+	do {
+		struct nlmsghdr *nlh;
+
+		tasks = json_object_new_array();
+		nlh = ecctl_nl_req(nl, ECPROXY_CMD_TASK_GET, has_id ? 0 : NLM_F_DUMP);
+		if (has_id)
+			mnl_attr_put_u32(nlh, ECPROXY_A_TASK_ID, id);
+		ret = ecctl_nl_talk(nl, nlh, task_cb, tasks, NULL);
+		if (ret || !nl->dump_intr)
+			break;
+		/* Tasks changed during the dump: start again. */
+		json_object_put(tasks);
+		tasks = NULL;
+	} while (++tries < 10);
+	ecctl_nl_close(nl);
+	free(nl);
+	if (!tasks)
+		return ecctl_error(ECCTL_ERR, "tasks kept changing during the dump");
+	if (!ret) {
+		if (ecctl_opts.json) {
+			if (!stats)
+				ecctl_fmt_strip_stats(tasks);
+			ecctl_json_print(json_object_get(tasks));
+		} else {
+			for (size_t i = 0; i < json_object_array_length(tasks); i++)
+				ecctl_fmt_task_text(json_object_array_get_idx(tasks, i), stats);
+		}
+	}
+	json_object_put(tasks);
+	return ret;
+}
+
+static const struct ecctl_cmd task_cmds[] = {
+	{ "add", task_add, "add a task" },
+	{ "del", task_del, "delete a task" },
+	{ "show", task_show, "list tasks" },
+	{ "list", task_show, "alias of show" },
+	{ "flush", task_flush, "delete every task" },
+	{ "help", task_help, "usage" },
+	{ NULL, NULL, NULL }
+};
+
+int do_task(int argc, char **argv)
+{
+	return ecctl_dispatch("task command", task_cmds, "show", argc - 1, argv + 1);
+}
