@@ -11,23 +11,10 @@
 
 #include "dbuf.h"
 #include "gf.h"
+#include "gf_ref_test.h"
 #include "ivset.h"
 
 #define G4	0x100000000ULL
-
-/* Shift-and-add multiply modulo 0x11d, independent of the module. */
-static u8 ecp_dbuf_slow_mul(u8 a, u8 b)
-{
-	unsigned int r = 0, x = a;
-
-	for (; b; b >>= 1, x <<= 1) {
-		if (x & 0x100)
-			x ^= 0x11d;
-		if (b & 1)
-			r ^= x;
-	}
-	return r;
-}
 
 static void ecp_dbuf_init_test(struct kunit *test)
 {
@@ -286,9 +273,9 @@ static void ecp_dbuf_apply_check(struct kunit *test, struct ecp_dbuf *d,
 		u8 want = 0;
 
 		if (x[0].applied[r])
-			want ^= ecp_dbuf_slow_mul(x[0].c, x[0].data[r]);
+			want ^= ecp_gf_ref_mul(x[0].c, x[0].data[r]);
 		if (x[1].applied[r])
-			want ^= ecp_dbuf_slow_mul(x[1].c, x[1].data[r]);
+			want ^= ecp_gf_ref_mul(x[1].c, x[1].data[r]);
 		KUNIT_ASSERT_EQ_MSG(test, out[i], want, "offset %u", r);
 	}
 }
@@ -308,7 +295,7 @@ static void ecp_dbuf_apply_test(struct kunit *test)
 	for (i = 0; i < 2; i++) {
 		/* Without the field tables only XOR (c = 1) is exact. */
 		x[i].c = ecp_gf_mul1(0x53, 0xca) ==
-			 ecp_dbuf_slow_mul(0x53, 0xca) ? 3 + 4 * i : 1;
+			 ecp_gf_ref_mul(0x53, 0xca) ? 3 + 4 * i : 1;
 		ecp_gf_coef_init(&x[i].coef, x[i].c);
 		KUNIT_ASSERT_EQ(test, ecp_ivset_init(&x[i].iv, 4, GFP_KERNEL),
 				0);
@@ -431,7 +418,7 @@ static void ecp_dbuf_random_test(struct kunit *test)
 	high = c->start;
 	prandom_seed_state(&rnd, c->seed);
 	/* The field tables come from ecp_gf_init() at module load. */
-	full_field = ecp_gf_mul1(0x53, 0xca) == ecp_dbuf_slow_mul(0x53, 0xca);
+	full_field = ecp_gf_mul1(0x53, 0xca) == ecp_gf_ref_mul(0x53, 0xca);
 	if (!full_field)
 		kunit_info(test, "GF tables not initialised: XOR only\n");
 
@@ -471,7 +458,7 @@ static void ecp_dbuf_random_test(struct kunit *test)
 				KUNIT_ASSERT_EQ(test, ret, 0);
 				for (i = 0; i < len; i++)
 					model[(off - c->start + i) % MODEL] ^=
-						ecp_dbuf_slow_mul(k, src[i]);
+						ecp_gf_ref_mul(k, src[i]);
 				if (off + len > high) {
 					high = off + len;
 					peak = max_t(u32, peak, high - base);

@@ -10,6 +10,7 @@
 #include <linux/slab.h>
 
 #include "gf.h"
+#include "gf_ref_test.h"
 
 #define MAX_BOUNDS	16
 #define GUARD		32
@@ -19,19 +20,6 @@ struct skb_layout {
 	struct sk_buff *(*build)(struct kunit *test, const u8 *data,
 				 int *len, int *bounds, int *nbounds);
 };
-
-static u8 ref_mul(u8 a, u8 b)
-{
-	unsigned int r = 0, x = a;
-
-	for (; b; b >>= 1, x <<= 1) {
-		if (x & 0x100)
-			x ^= 0x11d;
-		if (b & 1)
-			r ^= x;
-	}
-	return r;
-}
 
 static struct sk_buff *linear_skb(const u8 *data, int len)
 {
@@ -185,7 +173,7 @@ static void set_coef(struct skb_ctx *x, u8 c)
 
 	ecp_gf_coef_init(&x->k, c);
 	for (i = 0; i < 256; i++)
-		x->row[i] = ref_mul(c, i);
+		x->row[i] = ecp_gf_ref_mul(c, i);
 }
 
 #define DATA_MAX	(3 * PAGE_SIZE)

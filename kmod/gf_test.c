@@ -13,24 +13,11 @@
 #endif
 
 #include "gf_impl.h"
+#include "gf_ref_test.h"
 
 #define MAXLEN		4096
 #define GUARD		64
 #define BUFSZ		(GUARD + 64 + MAXLEN + 64 + GUARD)
-
-/* Shift-and-add multiply modulo x^8 + x^4 + x^3 + x^2 + 1. */
-static u8 slow_mul(u8 a, u8 b)
-{
-	unsigned int r = 0, x = a;
-
-	for (; b; b >>= 1, x <<= 1) {
-		if (x & 0x100)
-			x ^= 0x11d;
-		if (b & 1)
-			r ^= x;
-	}
-	return r;
-}
 
 /* Deterministic so that a failure reproduces. */
 static u32 test_rand(u32 *s)
@@ -64,9 +51,9 @@ static void gf_field_test(struct kunit *test)
 		for (b = 0; b < 256; b++) {
 			u8 ab = ecp_gf_mul1(a, b);
 
-			if (ab != slow_mul(a, b) || ab != ecp_gf_mul1(b, a))
+			if (ab != ecp_gf_ref_mul(a, b) || ab != ecp_gf_mul1(b, a))
 				KUNIT_FAIL(test, "mul(%#x, %#x) = %#x, want %#x",
-					   a, b, ab, slow_mul(a, b));
+					   a, b, ab, ecp_gf_ref_mul(a, b));
 			for (i = 0; i < ARRAY_SIZE(spot); i++) {
 				u8 c = spot[i];
 
@@ -154,7 +141,7 @@ static void gf_coef_test(struct kunit *test)
 		ecp_gf_coef_init(&k, c);
 		KUNIT_ASSERT_EQ(test, k.c, c);
 		for (x = 0; x < 256; x++) {
-			u8 want = slow_mul(c, x);
+			u8 want = ecp_gf_ref_mul(c, x);
 
 			if (k.row[x] != want ||
 			    (k.lo[x & 15] ^ k.hi[x >> 4]) != want ||
@@ -201,7 +188,7 @@ static void region_set_coef(struct region_ctx *r, u8 c)
 
 	ecp_gf_coef_init(&r->k, c);
 	for (x = 0; x < 256; x++)
-		r->row[x] = slow_mul(c, x);
+		r->row[x] = ecp_gf_ref_mul(c, x);
 }
 
 /*
