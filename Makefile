@@ -16,7 +16,9 @@ KDIR ?= /lib/modules/$(KVER)/build
 else
 KDIR ?= $(shell scripts/kernel.sh debian-kdir 2>/dev/null)
 endif
-KREL = $(shell cat $(KDIR)/include/config/kernel.release)
+# What kbuild installs under: the headers' UTS release (Debian's kernel.release
+# file says 6.1.x, not the ABI name).
+KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h)
 PREFIX ?= /usr/local
 VM ?= 1
 
@@ -51,9 +53,10 @@ else
 	selftests/vm/run --kernel debian -- bench/gf/run.sh $(CURDIR)/build/bench/gf
 endif
 
+# INSTALL_MOD_PATH and DESTDIR stage an install (for packaging) as usual.
 modules_install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
-	depmod -a $(KREL)
+	depmod -a $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KREL)
 
 install: modules_install tools
 	$(MAKE) -C tools install PREFIX=$(PREFIX)

@@ -34,7 +34,19 @@ stage() {
 }
 
 build_all() {
-	scripts/deps.sh && make -s all && echo "ok - build: module and tools"
+	scripts/deps.sh && make -s all && echo "ok - build: module and tools" || return 1
+	# A staged install must hold the module, registered with depmod, and ecctl.
+	local stage=$top/build/install
+	rm -rf "$stage"
+	if make -s install INSTALL_MOD_PATH="$stage" DESTDIR="$stage" >&2 &&
+		find "$stage/lib/modules" -name ecproxy.ko | grep -q . &&
+		grep -q 'ecproxy.ko:' "$stage"/lib/modules/*/modules.dep &&
+		[ -x "$stage/usr/local/sbin/ecctl" ]; then
+		echo "ok - build: make install stages the module and ecctl"
+	else
+		echo "not ok - build: make install stages the module and ecctl"
+		return 1
+	fi
 }
 
 say "dependencies and build"
