@@ -36,7 +36,8 @@
 
 /*
  * Longest stretch of vector work inside one kernel_fpu_begin() section,
- * which disables preemption and softirqs: 4 KiB is about a microsecond.
+ * which disables preemption: 4 KiB is about a microsecond.  Softirqs that
+ * arrive meanwhile see !irq_fpu_usable() and take the scalar path.
  */
 #define ECP_GF_FPU_CHUNK	4096
 /* Below this, saving FPU state costs more than the vector code saves. */
