@@ -206,6 +206,17 @@ jq_check "-s adds zeroed statistics to tasks and sources" \
 	$X task show id 1 -s
 tap_check "text show -s prints statistics" \
 	sh -c "ip netns exec $X $ECCTL task show id 1 -s | grep -q '^    drops out-of-window 0 bad-flags 0'"
+tap_check "global -s prints statistics too" \
+	sh -c "ip netns exec $X $ECCTL -s task show id 1 | grep -q '^    drops out-of-window 0 bad-flags 0'"
+tap_check "-n NETNS shows the same task as ip netns exec" \
+	sh -c "[ \"\$($ECCTL -n $X -j task show id 1)\" = \"\$(ip netns exec $X $ECCTL -j task show id 1)\" ]"
+expect_err_plain() {
+	local desc=$1 want=$2
+	shift 2
+	tap_check "$desc" sh -c "$ECCTL $* 2>&1 >/dev/null | grep -qF '$want'"
+}
+expect_err_plain "-n with an unknown namespace says so" \
+	'"-n ecp-nosuch": cannot open /run/netns/ecp-nosuch' -n ecp-nosuch task show
 
 # --- invalid requests: the kernel's messages -------------------------------
 expect_err "duplicate id" 1 "task 1 already exists" \

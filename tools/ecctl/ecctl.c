@@ -2,11 +2,16 @@
 /*
  * ecctl main: global options, object table, shared argument helpers.
  */
+#define _GNU_SOURCE	/* setns() */
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ecctl.h"
 
@@ -31,7 +36,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: ecctl [OPTIONS] OBJECT { COMMAND | help }\n"
 		"       ecctl -V\n"
-		"OPTIONS := { -j[son] | -p[retty] | -V[ersion] | -h[elp] }\n"
+		"OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -n[etns] NAME |\n"
+		"             -V[ersion] | -h[elp] }\n"
 		"OBJECT := {");
 	for (const struct ecctl_cmd *o = objects; o->name; o++)
 		fprintf(f, " %s%s", o->name, o[1].name ? " |" : "");
@@ -39,7 +45,8 @@ static void usage(FILE *f)
 	for (const struct ecctl_cmd *o = objects; o->name; o++)
 		fprintf(f, "  %-8s %s\n", o->name, o->summary);
 	fprintf(f,
-		"\n-j prints JSON, -p pretty-printed JSON (implies -j).\n"
+		"\n-j prints JSON, -p pretty-printed JSON (implies -j), -s adds statistics.\n"
+		"-n NAME runs in the network namespace NAME (as \"ip netns exec\").\n"
 		"Objects, commands and keywords may be abbreviated to a unique prefix.\n"
 		"Exit status: 0 success, 1 runtime error, 2 usage error.\n");
 }
@@ -216,6 +223,31 @@ void ecctl_json_print(json_object *obj)
 	json_object_put(obj);
 }
 
+/* Like "ip -n NAME": the namespaces "ip netns add" creates. */
+static int enter_netns(const char *name)
+{
+	char path[PATH_MAX];
+	int fd, ret;
+
+	if (!*name || strchr(name, '/') ||
+	    snprintf(path, sizeof(path), "/run/netns/%s", name) >= (int)sizeof(path)) {
+		fprintf(stderr, "Error: \"-n %s\": invalid namespace name\n", name);
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "Error: \"-n %s\": cannot open %s: %s\n", name, path,
+			strerror(errno));
+		return -1;
+	}
+	ret = setns(fd, CLONE_NEWNET);
+	if (ret)
+		fprintf(stderr, "Error: \"-n %s\": cannot enter the namespace: %s\n", name,
+			strerror(errno));
+	close(fd);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	int i;
@@ -230,6 +262,15 @@ int main(int argc, char **argv)
 		} else if (!strcmp(o, "p") || !strcmp(o, "pretty")) {
 			ecctl_opts.json = 1;
 			ecctl_opts.pretty = 1;
+		} else if (!strcmp(o, "s") || !strcmp(o, "stats") || !strcmp(o, "statistics")) {
+			ecctl_opts.stats = 1;
+		} else if (!strcmp(o, "n") || !strcmp(o, "netns")) {
+			if (++i >= argc) {
+				fprintf(stderr, "Error: \"%s\" needs a namespace name\n", argv[i - 1]);
+				return ECCTL_USAGE;
+			}
+			if (enter_netns(argv[i]))
+				return ECCTL_ERR;
 		} else if (!strcmp(o, "V") || !strcmp(o, "Version") || !strcmp(o, "version")) {
 			printf("ecctl ecproxy-%s\n", ECP_VERSION);
 			return ECCTL_OK;

@@ -24,6 +24,7 @@
 struct ecctl_opts {
 	int json;	/* -j */
 	int pretty;	/* -p */
+	int stats;	/* -s */
 };
 extern struct ecctl_opts ecctl_opts;
 

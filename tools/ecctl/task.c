@@ -542,7 +542,8 @@ static int task_show(int argc, char **argv)
 	json_object *tasks;
 	uint32_t id = 0;
 
-	/* "-s" (or "stats") may appear anywhere after "show". */
+	stats = ecctl_opts.stats;
+	/* "-s" (or "stats") may also appear anywhere after "show". */
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-s") || !strcmp(argv[i], "-stats") ||
 		    !strcmp(argv[i], "--stats") || !strcmp(argv[i], "stats"))
