@@ -60,6 +60,7 @@ modules_install: module
 
 install: modules_install tools
 	$(MAKE) -C tools install PREFIX=$(PREFIX)
+	install -D -m 644 docs/ecctl.8 $(DESTDIR)$(PREFIX)/share/man/man8/ecctl.8
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean

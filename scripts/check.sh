@@ -41,10 +41,11 @@ build_all() {
 	if make -s install INSTALL_MOD_PATH="$stage" DESTDIR="$stage" >&2 &&
 		find "$stage/lib/modules" -name ecproxy.ko | grep -q . &&
 		grep -q 'ecproxy.ko:' "$stage"/lib/modules/*/modules.dep &&
-		[ -x "$stage/usr/local/sbin/ecctl" ]; then
-		echo "ok - build: make install stages the module and ecctl"
+		[ -x "$stage/usr/local/sbin/ecctl" ] &&
+		[ -f "$stage/usr/local/share/man/man8/ecctl.8" ]; then
+		echo "ok - build: make install stages the module, ecctl and its man page"
 	else
-		echo "not ok - build: make install stages the module and ecctl"
+		echo "not ok - build: make install stages the module, ecctl and its man page"
 		return 1
 	fi
 }

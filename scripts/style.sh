@@ -39,5 +39,13 @@ else
 	echo "$out" | sed 's/^/# /'
 	bad "sparse: warnings"
 fi
+# The man page must render without a single groff warning.
+if out=$(groff -wall -man -Tutf8 docs/ecctl.8 2>&1 >/dev/null) && [ -z "$out" ]; then
+	ok "ecctl(8) renders without warnings"
+else
+	echo "$out" | sed 's/^/# /'
+	bad "ecctl(8) renders without warnings"
+fi
+
 echo "1..$n"
 [ $fail = 0 ]
