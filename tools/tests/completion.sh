@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bash completion for ecctl completes objects, commands, profiles and keywords.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=/dev/null
+. "$here/../completion/ecctl"
+n=0
+fail=0
+
+# complete "WORDS..." EXPECTED: the completions of the last word
+complete_is() {
+	local line=$1 want=$2 got
+	read -r -a COMP_WORDS <<< "$line"
+	[[ "$line" == *" " ]] && COMP_WORDS+=("")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMPREPLY=()
+	_ecctl
+	got="${COMPREPLY[*]}"
+	n=$((n + 1))
+	if [ "$got" = "$want" ]; then
+		echo "ok $n - complete \"$line\""
+	else
+		fail=$((fail + 1))
+		echo "not ok $n - complete \"$line\": got \"$got\", want \"$want\""
+	fi
+}
+
+complete_is "ecctl " "code task stats help"
+complete_is "ecctl t" "task"
+complete_is "ecctl -" "-json -pretty -statistics -netns -Version -help"
+complete_is "ecctl task " "add del show flush help"
+complete_is "ecctl -j task s" "show"
+complete_is "ecctl code " "profiles matrix coef encode decode assemble help"
+complete_is "ecctl code coef h" "hdfs-rs"
+complete_is "ecctl code coef hdfs-rs k 6 m 3 l" "lost"
+complete_is "ecctl task add id 1 vip 10.0.0.1 port 9 code c" "ceph-jerasure"
+complete_is "ecctl task add id 1 ti" "timeout"
+complete_is "ecctl task add id 1 timeout " "handshake idle linger"
+complete_is "ecctl stats " "show help"
+echo "1..$n"
+[ $fail = 0 ]
