@@ -303,6 +303,26 @@ tap_check "so task 9 fits again" \
 pp echo $((256 << 20)) > $param
 jq_check "X unaffected by Y" '[.[].id] | length == 23' $X task show
 
+# --- batch mode: 1000 tasks from one process ---------------------------------
+batch=$tmp/batch
+for i in $(seq 1 1000); do
+	echo "task add id $((5000 + i)) vip 10.8.$((i / 250)).$((i % 250 + 1)) port 6000 source 10.9.1.1:7000 coef $((i % 255 + 1)) buffer 4k"
+done > "$batch"
+t0=$(date +%s.%N)
+tap_check "batch adds 1000 tasks" ip netns exec $Y $ECCTL -batch "$batch"
+echo "# 1000 tasks in $(echo "$(date +%s.%N) - $t0" | bc) s" >&2
+jq_check "all 1000 batch tasks are there, coefficients intact" \
+	'[.[] | select(.id > 5000)] | length == 1000 and (map(.sources[0].coef) | add) == ([range(1; 1001) | . % 255 + 1] | add)' \
+	$Y task show
+printf 'task del id 5001\ntask del id 5001\ntask del id 5002\n' > "$batch"
+tap_check "a failing batch line is named" \
+	sh -c "ip netns exec $Y $ECCTL -batch $batch 2>&1 | grep -qx 'Command failed $batch:2'"
+jq_check "the batch stopped at the failing line" \
+	'[.[].id] | (index(5001) == null) and (index(5002) != null)' $Y task show
+seq 5002 6000 | sed 's/^/task del id /' > "$batch"
+tap_check "batch deletes the other 999" ip netns exec $Y $ECCTL -batch "$batch"
+jq_check "only the earlier tasks remain" '[.[] | select(.id > 5000)] | length == 0' $Y task show
+
 # --- permissions ------------------------------------------------------------
 nobody() {
 	ip netns exec $X setpriv --reuid=65534 --regid=65534 --clear-groups "$ECCTL" "$@"

@@ -36,6 +36,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: ecctl [OPTIONS] OBJECT { COMMAND | help }\n"
 		"       ecctl -V\n"
+		"       ecctl [OPTIONS] -b[atch] FILE [-force]\n"
 		"OPTIONS := { -j[son] | -p[retty] | -s[tatistics] | -n[etns] NAME |\n"
 		"             -V[ersion] | -h[elp] }\n"
 		"OBJECT := {");
@@ -47,6 +48,8 @@ static void usage(FILE *f)
 	fprintf(f,
 		"\n-j prints JSON, -p pretty-printed JSON (implies -j), -s adds statistics.\n"
 		"-n NAME runs in the network namespace NAME (as \"ip netns exec\").\n"
+		"-batch FILE (- for stdin) runs one command per line and stops at the\n"
+		"first failing line, which it names, unless -force is given.\n"
 		"Objects, commands and keywords may be abbreviated to a unique prefix.\n"
 		"Exit status: 0 success, 1 runtime error, 2 usage error.\n");
 }
@@ -223,6 +226,93 @@ void ecctl_json_print(json_object *obj)
 	json_object_put(obj);
 }
 
+/*
+ * Split a batch line into words: blanks separate, '#' starts a comment,
+ * single or double quotes group.  Returns the word count, or -1 when the
+ * line has too many words or an open quote.
+ */
+static int split_line(char *line, char **words, int max)
+{
+	int n = 0;
+	char *p = line;
+
+	for (;;) {
+		char *w, quote = 0;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+			p++;
+		if (!*p || *p == '#')
+			return n;
+		if (n == max)
+			return -1;
+		words[n++] = w = p;
+		for (; *p; p++) {
+			if (quote) {
+				if (*p == quote) {
+					quote = 0;
+					continue;
+				}
+			} else if (*p == '"' || *p == '\'') {
+				quote = *p;
+				continue;
+			} else if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+				p++;
+				break;
+			}
+			*w++ = *p;
+		}
+		if (quote)
+			return -1;
+		*w = 0;
+	}
+}
+
+/*
+ * "ecctl -batch FILE" runs one command per line, as "ip -batch" does, so
+ * that thousands of tasks are configured by one process; it stops at the
+ * first failing line unless -force is given, and says which line failed.
+ */
+static int run_batch(const char *name, int force)
+{
+	FILE *f = strcmp(name, "-") ? fopen(name, "r") : stdin;
+	char *line = NULL, *words[256];
+	size_t cap = 0;
+	int lineno = 0, ret = ECCTL_OK;
+
+	if (!f) {
+		fprintf(stderr, "Error: cannot open batch file \"%s\": %s\n", name,
+			strerror(errno));
+		return ECCTL_ERR;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		int n, rc;
+
+		lineno++;
+		n = split_line(line, words, 255);
+		if (n == 0)
+			continue;
+		if (n < 0) {
+			fprintf(stderr, "Error: %s:%d: unbalanced quote or too many words\n",
+				name, lineno);
+			rc = ECCTL_USAGE;
+		} else {
+			words[n] = NULL;
+			rc = ecctl_dispatch("object", objects, NULL, n, words);
+			fflush(stdout);
+		}
+		if (rc != ECCTL_OK) {
+			fprintf(stderr, "Command failed %s:%d\n", name, lineno);
+			ret = rc;
+			if (!force)
+				break;
+		}
+	}
+	free(line);
+	if (f != stdin)
+		fclose(f);
+	return ret;
+}
+
 /* Like "ip -n NAME": the namespaces "ip netns add" creates. */
 static int enter_netns(const char *name)
 {
@@ -250,7 +340,8 @@ static int enter_netns(const char *name)
 
 int main(int argc, char **argv)
 {
-	int i;
+	const char *batch = NULL;
+	int i, force = 0;
 
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
 		const char *o = argv[i] + 1;
@@ -262,6 +353,15 @@ int main(int argc, char **argv)
 		} else if (!strcmp(o, "p") || !strcmp(o, "pretty")) {
 			ecctl_opts.json = 1;
 			ecctl_opts.pretty = 1;
+		} else if (!strcmp(o, "b") || !strcmp(o, "batch")) {
+			if (++i >= argc) {
+				fprintf(stderr, "Error: \"%s\" needs a file name (or -)\n",
+					argv[i - 1]);
+				return ECCTL_USAGE;
+			}
+			batch = argv[i];
+		} else if (!strcmp(o, "force")) {
+			force = 1;
 		} else if (!strcmp(o, "s") || !strcmp(o, "stats") || !strcmp(o, "statistics")) {
 			ecctl_opts.stats = 1;
 		} else if (!strcmp(o, "n") || !strcmp(o, "netns")) {
@@ -282,6 +382,13 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return ECCTL_USAGE;
 		}
+	}
+	if (batch) {
+		if (i < argc) {
+			fprintf(stderr, "Error: \"-batch\" takes no command line command\n");
+			return ECCTL_USAGE;
+		}
+		return run_batch(batch, force);
 	}
 	if (i >= argc) {
 		usage(stderr);

@@ -180,5 +180,35 @@ expect_err "decode with a different profile than ecmeta (usage error)" 2 \
 	'Error: fragment set was encoded with isal-cauchy k 4 m 2, not isal-rs k 4 m 2' \
 	code decode isal-rs k 4 m 2 lost 0 dir "$tmp/frags" out "$tmp/x"
 
+# --- batch mode -------------------------------------------------------------
+cat > "$tmp/batch" <<'EOB'
+# two good lines, a blank one, a quoted word, then a bad line and a good one
+code coef hdfs-rs k 6 m 3 lost 2
+
+code coef "isal-rs" k 3 m 2 lost 1
+code coef isal-rs k 3 m 2 lost 9
+code coef jerasure-rs k 4 m 2 lost 5
+EOB
+out=$("$ECCTL" -batch "$tmp/batch" 2>"$tmp/err"); rc=$?
+if [ $rc = 2 ] && [ "$(printf '%s\n' "$out" | grep -c '^survivors')" = 2 ] &&
+   grep -qx 'Command failed .*/batch:5' "$tmp/err"; then
+	ok "batch stops at the first failing line and names it"
+else
+	notok "batch stops at the first failing line and names it"
+	echo "#   rc=$rc out=$out err=$(cat "$tmp/err")"
+fi
+out=$("$ECCTL" -force -b - < "$tmp/batch" 2>"$tmp/err"); rc=$?
+if [ $rc = 2 ] && [ "$(printf '%s\n' "$out" | grep -c '^survivors')" = 3 ] &&
+   grep -qx 'Command failed -:5' "$tmp/err"; then
+	ok "batch -force from stdin runs every line"
+else
+	notok "batch -force from stdin runs every line"
+	echo "#   rc=$rc out=$out err=$(cat "$tmp/err")"
+fi
+printf 'code coef "isal-rs k 3\n' > "$tmp/batch2"
+expect_err "batch rejects an unbalanced quote" 2 \
+	"Error: $tmp/batch2:1: unbalanced quote or too many words
+Command failed $tmp/batch2:1" -batch "$tmp/batch2"
+
 echo "# ecctl_cli: $((n - failed)) passed, $failed failed"
 [ $failed -eq 0 ]
