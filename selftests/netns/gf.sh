@@ -19,6 +19,7 @@ has_flag ssse3 && supported+=(ssse3)
 has_flag avx2 && supported+=(avx2)
 has_flag avx512bw && supported+=(avx512)
 has_flag gfni && has_flag avx2 && supported+=(gfni)
+has_flag gfni && has_flag avx512bw && supported+=(gfni512)
 
 pp modprobe -r ecproxy 2>/dev/null
 pp dmesg -C
@@ -33,6 +34,11 @@ for impl in "${supported[@]}"; do
 		sh -c "dmesg | grep -Eq 'ecproxy: gf: $impl +mul_acc [0-9]+ MB/s'"
 done
 tap_check "benchmark readable" sh -c "grep -Eq '^scalar:[0-9]+' $param/gf_bench"
+ECCTL=$(cd "$(dirname "$0")/../.." && pwd)/tools/ecctl/ecctl
+tap_check "ecctl gf names the active implementation" \
+	sh -c "$ECCTL gf | grep -qx 'implementation $active'"
+tap_check "ecctl -j gf lists exactly what the CPU supports" \
+	sh -c "$ECCTL -j gf | jq -e '.available == (\$ARGS.positional) and .implementation == \"$active\"' --args ${supported[*]} >/dev/null"
 pp modprobe -r ecproxy
 
 for impl in "${supported[@]}"; do

@@ -27,6 +27,7 @@ static const struct ecctl_cmd objects[] = {
 	{ "code", do_code, "erasure-code profiles, decode coefficients, file encode/decode" },
 	{ "task", do_task, "reconstruction tasks in the kernel (add, del, show, flush)" },
 	{ "stats", do_stats, "network namespace totals of the kernel module" },
+	{ "gf", do_gf, "the GF(2^8) implementation the kernel uses" },
 	{ "help", do_help, "this text" },
 	{ NULL, NULL, NULL }
 };

@@ -79,6 +79,7 @@ void ecctl_json_print(json_object *obj);
 /* Objects. */
 int do_code(int argc, char **argv);
 int do_task(int argc, char **argv);
+int do_gf(int argc, char **argv);
 int do_stats(int argc, char **argv);
 
 #endif

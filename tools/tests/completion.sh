@@ -26,7 +26,7 @@ complete_is() {
 	fi
 }
 
-complete_is "ecctl " "code task stats help"
+complete_is "ecctl " "code task stats gf help"
 complete_is "ecctl t" "task"
 complete_is "ecctl -" "-json -pretty -statistics -netns -Version -help"
 complete_is "ecctl task " "add del show flush help"

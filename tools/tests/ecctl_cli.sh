@@ -75,7 +75,7 @@ run -V
 case "$out" in "ecctl ecproxy-"*) [ $rc = 0 ] && ok "-V prints version" || notok "-V exit code" ;; *) notok "-V prints version" ;; esac
 
 run help
-case "$out" in *"OBJECT := { code | task | stats | help }"*) ok "help lists objects" ;; *) notok "help lists objects" ;; esac
+case "$out" in *"OBJECT := { code | task | stats | gf | help }"*) ok "help lists objects" ;; *) notok "help lists objects" ;; esac
 
 run code help
 case "$out" in *"ecctl code assemble PROFILE"*"ecmeta"*) [ $rc = 0 ] && ok "code help documents commands" || notok "code help rc" ;; *) notok "code help documents commands" ;; esac
@@ -119,7 +119,7 @@ expect_err "avail garbage" 2 'Error: "avail 0,x": expected comma-separated fragm
 	code coef isal-rs k 4 m 2 lost 1 avail 0,x
 expect_err "unknown command lists valid ones" 2 \
 	'Error: unknown code command "frob"; valid: profiles, matrix, coef, encode, decode, assemble, help' code frob
-expect_err "unknown object lists valid ones" 2 'Error: unknown object "tusk"; valid: code, task, stats, help' tusk
+expect_err "unknown object lists valid ones" 2 'Error: unknown object "tusk"; valid: code, task, stats, gf, help' tusk
 expect_err "unknown keyword lists valid ones" 2 \
 	'Error: unknown keyword "lots"; valid: k, m, matrix, lost, avail' code coef isal-rs k 4 m 2 lots 1
 expect_err "unknown profile lists valid ones" 2 \

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ecctl gf: the module version and the GF(2^8) implementation its data path
+ * uses, with the ones this CPU could run (ECPROXY_CMD_GET_INFO).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/ecproxy.h>
+#include "ecctl.h"
+#include "nl.h"
+
+static int info_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *tb[ECPROXY_A_INFO_MAX + 1], *a;
+	json_object *o = data, *avail;
+
+	if (ecctl_nl_parse(nlh, tb, ECPROXY_A_INFO_MAX) < 0)
+		return MNL_CB_ERROR;
+	if (tb[ECPROXY_A_INFO_VERSION])
+		json_object_object_add(o, "version", json_object_new_string(
+			mnl_attr_get_str(tb[ECPROXY_A_INFO_VERSION])));
+	if (tb[ECPROXY_A_INFO_GF_IMPL])
+		json_object_object_add(o, "implementation", json_object_new_string(
+			mnl_attr_get_str(tb[ECPROXY_A_INFO_GF_IMPL])));
+	avail = json_object_new_array();
+	if (tb[ECPROXY_A_INFO_GF_AVAIL])
+		mnl_attr_for_each_nested(a, tb[ECPROXY_A_INFO_GF_AVAIL])
+			if (mnl_attr_get_type(a) == ECPROXY_A_INFO_GF_IMPL &&
+			    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) >= 0)
+				json_object_array_add(avail, json_object_new_string(
+					mnl_attr_get_str(a)));
+	json_object_object_add(o, "available", avail);
+	return MNL_CB_OK;
+}
+
+int do_gf(int argc, char **argv)
+{
+	struct ecctl_nl *nl;
+	json_object *o, *v;
+	int ret;
+
+	if (argc > 1) {
+		if (!strncmp(argv[1], "help", strlen(argv[1]))) {
+			printf("Usage: ecctl gf [ show ]\n"
+			       "The GF(2^8) implementation the data path uses (module parameter\n"
+			       "gf_impl selects it) and those this CPU can run.\n");
+			return ECCTL_OK;
+		}
+		if (strncmp(argv[1], "show", strlen(argv[1])) || argc > 2)
+			return ecctl_error(ECCTL_USAGE, "\"%s\": unknown gf command; valid: show, help",
+					   argv[1]);
+	}
+	nl = malloc(sizeof(*nl));
+	if (!nl)
+		return ecctl_error(ECCTL_ERR, "out of memory");
+	ret = ecctl_nl_open(nl);
+	if (ret) {
+		free(nl);
+		return ret;
+	}
+	o = json_object_new_object();
+	ret = ecctl_nl_talk(nl, ecctl_nl_req(nl, ECPROXY_CMD_GET_INFO, 0), info_cb, o, NULL);
+	ecctl_nl_close(nl);
+	free(nl);
+	if (ret) {
+		json_object_put(o);
+		return ret;
+	}
+	if (ecctl_opts.json) {
+		ecctl_json_print(o);
+		return ECCTL_OK;
+	}
+	if (json_object_object_get_ex(o, "version", &v))
+		printf("ecproxy %s\n", json_object_get_string(v));
+	if (json_object_object_get_ex(o, "implementation", &v))
+		printf("implementation %s\n", json_object_get_string(v));
+	printf("available");
+	if (json_object_object_get_ex(o, "available", &v))
+		for (size_t i = 0; i < json_object_array_length(v); i++)
+			printf(" %s", json_object_get_string(json_object_array_get_idx(v, i)));
+	printf("\n");
+	json_object_put(o);
+	return ECCTL_OK;
+}
