@@ -354,7 +354,10 @@ static int ecp_conn_send_data(struct ecp_conn *c, struct sk_buff_head *q,
 		kfree_skb(__skb_dequeue_tail(q));
 		return -EFAULT;
 	}
-	ecp_stats_add(&c->t->stats, ECP_STAT_BYTES_OUT, len);
+	/* Re-sent bytes count as RESENT only, so BYTES_OUT is the stream. */
+	if (off + len > c->snd_nxt)
+		ecp_stats_add(&c->t->stats, ECP_STAT_BYTES_OUT,
+			      off + len - max(off, c->snd_nxt));
 	ecp_stats_inc(&c->t->stats, ECP_STAT_SEGS_OUT);
 	return 0;
 }
@@ -505,6 +508,7 @@ static bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q)
 	u64 complete = ecp_ivset_min_low_of(c->src, c->k, iv);
 	u64 limit = c->a_acked + c->a_win;
 	unsigned int i, nfin = 0;
+	u64 len = 0;
 
 	while (c->snd_nxt < complete && c->snd_nxt < limit) {
 		u32 len = min3((u64)c->a_mss, complete - c->snd_nxt,
@@ -522,14 +526,15 @@ static bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q)
 	for (i = 0; i < c->k; i++) {
 		if (!c->src[i].fin)
 			continue;
-		nfin++;
-		if (c->src[i].fin_off != c->src[0].fin_off || !c->src[0].fin) {
+		if (nfin++ == 0)
+			len = c->src[i].fin_off;
+		if (c->src[i].fin_off != len) {
 			ecp_conn_abort(c, q, ECPROXY_ERR_LENGTH_MISMATCH, i,
 				       false, -1);
 			return false;
 		}
 	}
-	if (nfin == c->k && !c->fin_sent && c->snd_nxt == c->src[0].fin_off) {
+	if (nfin == c->k && !c->fin_sent && c->snd_nxt == len) {
 		ecp_conn_send_fin_a(c, q);
 		if (c->a_acked == c->snd_nxt)
 			c->last_progress = jiffies;

@@ -1,0 +1,185 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# End-to-end reconstruction through the proxy.  Fragments are encoded with
+# ecctl, the survivors are served by socat on B1..Bk, A reads VIP:port
+# with socat and what it gets must be the lost fragment, byte for byte.
+#
+#                 +---------------------------+
+#   +-------+     |            S              |     +--------+
+#   |   A   |-----| veth 10.0.1.1             |-----| B1 .2  | 10.0.11.0/24
+#   | .1.2  |     | VIP 10.99.0.1 (on lo)     |-----| B2 .2  | 10.0.12.0/24
+#   +-------+     | ecproxy tasks             | ... | Bk .2  | 10.0.(10+k).0/24
+#                 +---------------------------+     +--------+
+#
+# Every B listens on port 8000 (socat, one fork per connection).  Tasks
+# listen on VIP:7000 + n.  A fresh set of fragments per case.
+set -u
+. "$(dirname "$0")/../lib/tap.sh"
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+ECCTL=${ECCTL:-$top/tools/ecctl/ecctl}
+S=ecp-rc-s
+A=ecp-rc-a
+B=ecp-rc-b
+VIP=10.99.0.1
+NB=6
+tmp=$(mktemp -d)
+pids=()
+
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	ip netns del $S 2>/dev/null
+	ip netns del $A 2>/dev/null
+	for i in $(seq 1 $NB); do
+		ip netns del $B$i 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+ecin() {
+	echo "[+] ip netns exec $S ecctl $*" >&2
+	ip netns exec $S "$ECCTL" "$@"
+}
+
+setup() {
+	local i
+	pp ip netns add $S
+	pp ip netns add $A
+	ip -n $S link set lo up
+	ip -n $A link set lo up
+	pp ip -n $S addr add $VIP/32 dev lo
+	pp ip netns exec $S sysctl -qw net.ipv4.ip_forward=1
+	pp ip -n $S link add s-a type veth peer name a-s netns $A
+	ip -n $S addr add 10.0.1.1/24 dev s-a
+	ip -n $S link set s-a up
+	ip -n $A addr add 10.0.1.2/24 dev a-s
+	ip -n $A link set a-s up
+	ip -n $A route add default via 10.0.1.1
+	for i in $(seq 1 $NB); do
+		pp ip netns add $B$i
+		ip -n $B$i link set lo up
+		pp ip -n $S link add s-b$i type veth peer name b-s netns $B$i
+		ip -n $S addr add 10.0.$((10 + i)).1/24 dev s-b$i
+		ip -n $S link set s-b$i up
+		ip -n $B$i addr add 10.0.$((10 + i)).2/24 dev b-s
+		ip -n $B$i link set b-s up
+		ip -n $B$i route add default via 10.0.$((10 + i)).1
+	done
+}
+
+# serve I FILE: B_I serves FILE on port 8000 until killed.
+serve() {
+	ip netns exec $B$1 socat -U TCP-LISTEN:8000,reuseaddr,fork \
+		OPEN:"$2",rdonly 2>/dev/null &
+	pids+=($!)
+	wait_for 5 ip netns exec $B$1 sh -c 'ss -ltnH | grep -q ":8000 "'
+}
+
+stop_servers() {
+	local p
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	pids=()
+}
+
+conn_idle() {
+	ecin task show id "$1" -s | grep -q 'state none'
+}
+
+# recon DESC TASK PROFILE K M LOST SIZE: encode SIZE random bytes, serve
+# the K lowest surviving fragments, rebuild fragment LOST through the
+# proxy and compare.
+recon() {
+	local desc=$1 id=$2 profile=$3 k=$4 m=$5 lost=$6 size=$7
+	local dir=$tmp/$id i n=0 srcs=() want got
+	mkdir -p "$dir"
+	head -c "$size" /dev/urandom > "$dir/in"
+	pp "$ECCTL" code encode "$profile" k "$k" m "$m" in "$dir/in" out "$dir" >&2
+	for i in $(seq 0 $((k + m - 1))); do
+		[ "$i" != "$lost" ] || continue
+		[ $n -lt "$k" ] || break
+		n=$((n + 1))
+		serve $n "$dir/frag.$i"
+		srcs+=(source 10.0.$((10 + n)).2:8000:$i)
+	done
+	ecin task add id "$id" vip $VIP port $((7000 + id)) \
+		code "$profile" k "$k" m "$m" lost "$lost" "${srcs[@]}" >&2
+	echo "[+] ip netns exec $A socat -u TCP:$VIP:$((7000 + id)) - > out" >&2
+	timeout 60 ip netns exec $A socat -u TCP:$VIP:$((7000 + id)) - \
+		> "$dir/out" 2> "$dir/err"
+	want=$(sha256sum < "$dir/frag.$lost")
+	got=$(sha256sum < "$dir/out")
+	if [ "$want" = "$got" ]; then
+		tap_ok "$desc"
+	else
+		tap_fail "$desc" "got $(stat -c %s "$dir/out") bytes, want $(stat -c %s "$dir/frag.$lost"); $(cat "$dir/err")"
+		ecin task show id "$id" -s >&2
+	fi
+	stop_servers
+	wait_for 10 conn_idle "$id"
+}
+
+setup
+
+# MSS on a 1500 MTU link: 1460; the fragment is ceil(size / k).
+mss=1460
+n=1
+for sz in 1 $(((mss - 1) * 3)) $((mss * 3)) $(((mss + 1) * 3)) $((3 << 20)); do
+	recon "isal-cauchy RS(3,2) lost 0, fragment of $(((sz + 2) / 3)) bytes" \
+		$n isal-cauchy 3 2 0 $sz
+	n=$((n + 1))
+done
+recon "jerasure RS(6,3) lost parity 7, fragment of 512 KiB" \
+	$n jerasure-rs 6 3 7 $((3 << 20))
+n=$((n + 1))
+
+# Statistics of the 1 MiB case: everything out that came in, once.
+out=$(ecin task show id 5 -s)
+echo "$out" >&2
+if echo "$out" | grep -q " out 1048576 segments"; then
+	tap_ok "stats: bytes out of the 1 MiB fragment"
+else
+	tap_fail "stats: bytes out of the 1 MiB fragment" "$out"
+fi
+
+# A source whose port is closed: A is reset within the handshake.
+ecin task add id 20 vip $VIP port 7020 source 10.0.11.2:8001 coef 1 \
+	source 10.0.12.2:8000 coef 1 >&2
+serve 2 /dev/null
+start=$(date +%s%N)
+tap_expect_fail "closed source port: A's connect fails" \
+	timeout 5 ip netns exec $A socat -u TCP:$VIP:7020 - 
+el=$((($(date +%s%N) - start) / 1000000))
+if [ $el -lt 2000 ]; then
+	tap_ok "closed source port: reset in ${el} ms"
+else
+	tap_fail "closed source port: reset in ${el} ms"
+fi
+stop_servers
+if ecin task show id 20 -s | grep -q 'refused'; then
+	tap_ok "closed source port: reported"
+else
+	tap_fail "closed source port: reported" "$(ecin task show id 20 -s)"
+fi
+
+# Other ports of the VIP go to S's own stack, untouched.
+ip netns exec $S socat -U TCP-LISTEN:9000,bind=$VIP,reuseaddr \
+	SYSTEM:'echo plain' 2>/dev/null &
+pids+=($!)
+wait_for 5 ip netns exec $S sh -c 'ss -ltnH | grep -q ":9000 "'
+got=$(timeout 5 ip netns exec $A socat -u TCP:$VIP:9000 - 2>&1)
+if [ "$got" = plain ]; then
+	tap_ok "other VIP port untouched"
+else
+	tap_fail "other VIP port untouched" "got: $got"
+fi
+stop_servers
+
+tap_done
