@@ -126,6 +126,7 @@ recon() {
 	wait_for 10 conn_idle "$id"
 }
 
+pp modprobe ecproxy
 setup
 
 # MSS on a 1500 MTU link: 1460; the fragment is ceil(size / k).
@@ -169,6 +170,46 @@ else
 	tap_fail "closed source port: reported" "$(ecin task show id 20 -s)"
 fi
 
+# bytes_out_gt ID N: task ID has sent A more than N bytes.
+bytes_out_gt() {
+	local out
+	out=$(ip netns exec $S "$ECCTL" task show id "$1" -s 2>/dev/null |
+	      sed -n 's/.*bytes in [0-9]* out \([0-9]*\) .*/\1/p')
+	[ -n "$out" ] && [ "$out" -gt "$2" ]
+}
+
+# endless ID: tasks ID's sources stream zeros forever to A, in the
+# background; sets apid.
+endless() {
+	local i
+	for i in 1 2 3; do
+		serve $i /dev/zero
+	done
+	ecin task add id "$1" vip $VIP port $((7000 + $1)) \
+		source 10.0.11.2:8000 coef 1 source 10.0.12.2:8000 coef 2 \
+		source 10.0.13.2:8000 coef 3 >&2
+	ip netns exec $A socat -u TCP:$VIP:$((7000 + $1)) /dev/null \
+		2> "$tmp/endless.err" &
+	apid=$!
+}
+
+# gone PID: the process exits within 5 s.
+gone() {
+	wait_for 5 sh -c "! kill -0 $1"
+}
+
+# Deleting a task mid-transfer resets A (and the sources).
+endless 21
+if wait_for 20 bytes_out_gt 21 100000 && pp ecin task del id 21 &&
+   gone $apid; then
+	tap_ok "task deleted mid-transfer: A reset"
+else
+	tap_fail "task deleted mid-transfer: A reset" "$(cat "$tmp/endless.err")"
+	kill $apid 2>/dev/null
+fi
+wait $apid 2>/dev/null
+stop_servers
+
 # Other ports of the VIP go to S's own stack, untouched.
 ip netns exec $S socat -U TCP-LISTEN:9000,bind=$VIP,reuseaddr \
 	SYSTEM:'echo plain' 2>/dev/null &
@@ -181,5 +222,19 @@ else
 	tap_fail "other VIP port untouched" "got: $got"
 fi
 stop_servers
+
+# Module unload mid-transfer: A is reset, the module goes cleanly (the
+# debug VM checks for splats and leaks), and comes back for later tests.
+endless 22
+if wait_for 20 bytes_out_gt 22 100000 && pp modprobe -r ecproxy &&
+   gone $apid; then
+	tap_ok "module unloaded mid-transfer: A reset"
+else
+	tap_fail "module unloaded mid-transfer: A reset" "$(cat "$tmp/endless.err")"
+	kill $apid 2>/dev/null
+fi
+wait $apid 2>/dev/null
+stop_servers
+tap_check "module loads again" modprobe ecproxy
 
 tap_done
