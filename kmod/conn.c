@@ -750,7 +750,9 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	bool fin = p->flags & TCPHDR_FIN;
 	u64 snd_max = c->snd_nxt + c->fin_sent;
 	s64 ack_off, seq_off;
+	bool win_changed;
 	unsigned int i;
+	u32 win;
 
 	if (!(p->flags & TCPHDR_ACK)) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_BAD_FLAGS);
@@ -771,7 +773,10 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 				   ECPROXY_SOURCE_ESTABLISHED);
 	}
 
-	c->a_win = (u32)p->win << c->a_ws;
+	win = (u32)p->win << c->a_ws;
+	/* A window update is not a duplicate ACK (RFC 5681 §2). */
+	win_changed = win != c->a_win;
+	c->a_win = win;
 	if ((u64)ack_off > c->a_acked) {
 		u64 upto = min_t(u64, ack_off, c->snd_nxt);
 
@@ -783,7 +788,7 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 		for (i = 0; i < c->k; i++)
 			ecp_ivset_trim(&c->src[i].iv, upto);
 	} else if (ack_off == c->a_acked && !p->len && !fin &&
-		   c->snd_nxt > c->a_acked) {
+		   !win_changed && c->snd_nxt > c->a_acked) {
 		/* Three duplicate ACKs: A lost what starts at a_acked. */
 		if (++c->dupacks == 3)
 			ecp_conn_resend(c, q, 1);
