@@ -39,6 +39,8 @@
 #define ECP_TICK	(HZ / 20)
 #define ECP_RTO_MIN	(HZ / 5)
 #define ECP_RTO_MAX	(3 * HZ)
+/* First repetition of the SYN-ACK to A (RFC 6298 §2.1: 1 s). */
+#define ECP_SYNACK_RTO	HZ
 /* Segments re-sent when the RTO fires. */
 #define ECP_RTO_SEGS	4
 /* MSS assumed when a SYN carries none (RFC 9293 §3.7.1). */
@@ -768,6 +770,7 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	if (c->state == ECPROXY_CONN_HANDSHAKE) {
 		/* A's ACK of the SYN-ACK completes all k handshakes. */
 		ecp_conn_set_state(c, ECPROXY_CONN_ESTABLISHED);
+		c->rto = ECP_RTO_MIN;
 		for (i = 0; i < c->k; i++)
 			WRITE_ONCE(t->src[i].state,
 				   ECPROXY_SOURCE_ESTABLISHED);
@@ -913,6 +916,8 @@ static void ecp_conn_source_synack(struct ecp_conn *c,
 	if (c->a_wscale < 0)
 		c->s_ws = 0;
 	c->synack_sent = true;
+	c->last_progress = jiffies;
+	c->rto = ECP_SYNACK_RTO;
 	ecp_conn_send_synack(c, q);
 }
 
@@ -1053,8 +1058,20 @@ static void ecp_conn_timer(struct timer_list *timer)
 	switch (c->state) {
 	case ECPROXY_CONN_HANDSHAKE:
 		if (time_before(now, c->start +
-				msecs_to_jiffies(t->handshake_ms)))
+				msecs_to_jiffies(t->handshake_ms))) {
+			/*
+			 * A established on our SYN-ACK; if its ACK was lost
+			 * it will not send another until we repeat ours.
+			 */
+			if (c->synack_sent &&
+			    time_after_eq(now, c->last_progress + c->rto)) {
+				ecp_conn_send_synack(c, &q);
+				c->rto = min_t(unsigned long, c->rto * 2,
+					       ECP_RTO_MAX);
+				c->last_progress = now;
+			}
 			break;
+		}
 		for (i = 0; i < c->k && err_src < 0; i++)
 			if (!c->src[i].synack)
 				err_src = i;
