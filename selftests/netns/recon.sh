@@ -141,6 +141,28 @@ recon "jerasure RS(6,3) lost parity 7, fragment of 512 KiB" \
 	$n jerasure-rs 6 3 7 $((3 << 20))
 n=$((n + 1))
 
+# Loss between S and A (S re-sends from its buffer) and between a source
+# and S (the source retransmits; bytes it already contributed are skipped).
+if ip netns exec $S tc qdisc add dev s-a root netem loss 2% 2>/dev/null; then
+	pp ip netns exec ${B}1 tc qdisc add dev b-s root netem loss 2%
+	recon "2% loss towards A and from B1, fragment of 256 KiB" \
+		$n isal-cauchy 3 2 0 $((3 << 18))
+	out=$(ecin task show id $n -s)
+	echo "$out" >&2
+	if echo "$out" | grep -q 'resent [1-9]' &&
+	   echo "$out" | grep -q 'dup-bytes [1-9]'; then
+		tap_ok "loss: re-sent to A, duplicates from B1 skipped"
+	else
+		tap_fail "loss: re-sent to A, duplicates from B1 skipped" "$out"
+	fi
+	pp ip netns exec $S tc qdisc del dev s-a root
+	pp ip netns exec ${B}1 tc qdisc del dev b-s root
+else
+	tap_skip "2% loss towards A and from B1" "no netem"
+	tap_skip "loss: re-sent to A, duplicates from B1 skipped" "no netem"
+fi
+n=$((n + 1))
+
 # Statistics of the 1 MiB case: everything out that came in, once.
 out=$(ecin task show id 5 -s)
 echo "$out" >&2
