@@ -11,6 +11,7 @@
 #include <net/netns/generic.h>
 
 #include "ecproxy.h"
+#include "hook.h"
 #include "netns.h"
 #include "task.h"
 
@@ -43,13 +44,15 @@ static int __net_init ecp_net_init(struct net *net)
 		INIT_HLIST_HEAD(&en->vip_hash[i]);
 	ecp_stats_init(&en->retired);
 	atomic64_set(&en->retired_bytes_in, 0);
-	return 0;
+	return ecp_hook_net_init(net);
 }
 
 static void __net_exit ecp_net_exit(struct net *net)
 {
 	struct ecp_net *en = ecp_net(net);
 
+	/* No new segments first; then reset live connections. */
+	ecp_hook_net_exit(net);
 	/*
 	 * Tasks are freed after a grace period and never touch en once
 	 * unpublished, so they may outlive it.
@@ -74,6 +77,11 @@ int ecp_netns_init(void)
 void ecp_netns_exit(void)
 {
 	unregister_pernet_subsys(&ecp_net_ops);
+	/*
+	 * Connection timers that freed their connection may still be
+	 * returning (softirq is an RCU read-side section).
+	 */
+	synchronize_rcu();
 	/* Task frees are RCU callbacks into this module: let them run. */
 	rcu_barrier();
 }

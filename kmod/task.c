@@ -12,6 +12,7 @@
 
 #include "extack.h"
 #include "netns.h"
+#include "conn.h"
 #include "task.h"
 
 static u32 ecp_vip_hash(u8 family, const union nf_inet_addr *vip,
@@ -146,12 +147,16 @@ out:
 }
 
 /*
- * Where the data path will reset a live connection; for now tasks have
- * none.  Called with conf_lock held, after the task is unpublished.
+ * Reset and free a live connection.  Called with conf_lock held, after
+ * the task is unpublished, so no new connection can start: SYNs that
+ * found the task before check dead under the task's lock.
  */
 static void ecp_task_kill(struct ecp_task *t)
 {
+	spin_lock_bh(&t->lock);
 	WRITE_ONCE(t->dead, true);
+	spin_unlock_bh(&t->lock);
+	ecp_conn_kill(t);
 }
 
 /* Unpublish t and drop the table's reference.  Caller holds conf_lock. */

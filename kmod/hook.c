@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The data path's entry point: an IPv4 PRE_ROUTING hook that picks out
+ * the TCP segments of reconstruction tasks, validates them and hands them
+ * to conn.c, which consumes them.  Everything else passes untouched.
+ */
+#include <asm/unaligned.h>
+#include <linux/ip.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter_ipv4.h>
+#include <linux/tcp.h>
+#include <net/ip.h>
+#include <net/tcp.h>
+
+#include "conn.h"
+#include "hook.h"
+#include "netns.h"
+#include "task.h"
+
+/* Parse the options of a SYN: MSS and window scale, the rest ignored. */
+static bool ecp_parse_syn_opts(const u8 *opt, int len, struct ecp_seg *p)
+{
+	while (len > 0) {
+		u8 kind = opt[0], olen;
+
+		if (kind == TCPOPT_EOL)
+			break;
+		if (kind == TCPOPT_NOP) {
+			opt++;
+			len--;
+			continue;
+		}
+		if (len < 2)
+			return false;
+		olen = opt[1];
+		if (olen < 2 || olen > len)
+			return false;
+		if (kind == TCPOPT_MSS) {
+			if (olen != TCPOLEN_MSS)
+				return false;
+			p->mss = get_unaligned_be16(opt + 2);
+		} else if (kind == TCPOPT_WINDOW) {
+			if (olen != TCPOLEN_WINDOW)
+				return false;
+			p->wscale = min_t(u8, opt[2], TCP_MAX_WSCALE);
+		}
+		opt += olen;
+		len -= olen;
+	}
+	return true;
+}
+
+/*
+ * Validate the segment and fill @p.  Returns 0 or the drop reason.  The
+ * checksum is verified here, before any byte of the payload is used.
+ */
+static int ecp_parse(struct sk_buff *skb, const struct nf_hook_state *state,
+		     unsigned int thoff, struct ecp_seg *p)
+{
+	const struct tcphdr *th;
+	unsigned int thlen;
+
+	th = (const struct tcphdr *)(skb->data + thoff);
+	thlen = th->doff * 4;
+	if (thlen < sizeof(*th) || skb->len < thoff + thlen)
+		return ECPROXY_DROP_TRUNCATED;
+	if (!pskb_may_pull(skb, thoff + thlen))
+		return ECPROXY_DROP_TRUNCATED;
+	if (nf_ip_checksum(skb, state->hook, thoff, IPPROTO_TCP))
+		return ECPROXY_DROP_BAD_CSUM;
+	/* pskb_may_pull() may have moved the head: re-derive. */
+	th = (const struct tcphdr *)(skb->data + thoff);
+	p->seq = ntohl(th->seq);
+	p->ack = ntohl(th->ack_seq);
+	p->win = ntohs(th->window);
+	p->flags = tcp_flag_byte(th);
+	p->mss = 0;
+	p->wscale = -1;
+	p->dataoff = thoff + thlen;
+	p->len = skb->len - p->dataoff;
+	if ((p->flags & TCPHDR_SYN) &&
+	    !ecp_parse_syn_opts((const u8 *)(th + 1), thlen - sizeof(*th), p))
+		return ECPROXY_DROP_BAD_OPTIONS;
+	return 0;
+}
+
+static unsigned int ecp_hook_in(void *priv, struct sk_buff *skb,
+				const struct nf_hook_state *state)
+{
+	struct net *net = state->net;
+	struct ecp_conn_src *src = NULL;
+	struct ecp_task *t;
+	const struct iphdr *iph;
+	const struct tcphdr *th;
+	struct ecp_seg p;
+	unsigned int thoff;
+	int reason;
+
+	iph = ip_hdr(skb);
+	/* Fragments cannot be matched by port; defrag runs before us. */
+	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
+		return NF_ACCEPT;
+	thoff = iph->ihl * 4;
+	if (!pskb_may_pull(skb, thoff + sizeof(*th)))
+		return NF_ACCEPT;
+	iph = ip_hdr(skb);
+	th = (const struct tcphdr *)(skb->data + thoff);
+	p.saddr = iph->saddr;
+	p.daddr = iph->daddr;
+	p.sport = th->source;
+	p.dport = th->dest;
+
+	/* nf_hook() runs hooks under rcu_read_lock(). */
+	t = ecp_task_lookup_vip(ecp_net(net), AF_INET,
+				(const union nf_inet_addr *)&iph->daddr,
+				th->dest);
+	if (!t) {
+		src = ecp_conn_lookup_source(net, &p);
+		if (!src)
+			return NF_ACCEPT;
+	}
+
+	reason = ecp_parse(skb, state, thoff, &p);
+	if (reason) {
+		if (t)
+			ecp_stats_drop(&t->stats, reason);
+		else
+			ecp_conn_source_drop(src, reason);
+		kfree_skb(skb);
+		return NF_STOLEN;
+	}
+	if (t)
+		ecp_conn_rcv_client(net, t, skb, &p);
+	else
+		ecp_conn_rcv_source(net, src, skb, &p);
+	consume_skb(skb);
+	return NF_STOLEN;
+}
+
+/*
+ * Priority: after defragmentation (NF_IP_PRI_CONNTRACK_DEFRAG, -400), so
+ * that a fragmented segment is seen whole when defrag is loaded, and
+ * before raw (-300) and conntrack (-200), so that the proxied flows never
+ * create conntrack entries nor get dropped as INVALID by it: the segments
+ * are consumed here and S's own stack never sees them.
+ */
+static const struct nf_hook_ops ecp_hook_ops[] = {
+	{
+		.hook = ecp_hook_in,
+		.pf = NFPROTO_IPV4,
+		.hooknum = NF_INET_PRE_ROUTING,
+		.priority = NF_IP_PRI_CONNTRACK_DEFRAG + 1,
+	},
+};
+
+int ecp_hook_net_init(struct net *net)
+{
+	return nf_register_net_hooks(net, ecp_hook_ops,
+				     ARRAY_SIZE(ecp_hook_ops));
+}
+
+void ecp_hook_net_exit(struct net *net)
+{
+	nf_unregister_net_hooks(net, ecp_hook_ops, ARRAY_SIZE(ecp_hook_ops));
+}
