@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -294,7 +295,7 @@ static int family_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-int ecctl_nl_open(struct ecctl_nl *nl)
+static int ecctl_nl_open(struct ecctl_nl *nl)
 {
 	struct nlmsghdr *nlh;
 	struct nl_err e;
@@ -308,16 +309,14 @@ int ecctl_nl_open(struct ecctl_nl *nl)
 	/* Both are best effort: old kernels still work, with less detail. */
 	mnl_socket_setsockopt(nl->sk, NETLINK_EXT_ACK, &one, sizeof(one));
 	mnl_socket_setsockopt(nl->sk, NETLINK_CAP_ACK, &one, sizeof(one));
-	if (mnl_socket_bind(nl->sk, 0, MNL_SOCKET_AUTOPID) < 0) {
-		ecctl_nl_close(nl);
+	/* On failure ecctl_nl_new() closes the socket with the rest. */
+	if (mnl_socket_bind(nl->sk, 0, MNL_SOCKET_AUTOPID) < 0)
 		return ecctl_error(ECCTL_ERR, "netlink bind: %s", strerror(errno));
-	}
 	nl->portid = mnl_socket_get_portid(nl->sk);
 
 	nlh = put_req(nl->tx, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, 0);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ECPROXY_GENL_NAME);
 	if (exchange(nl, nlh, family_cb, &nl->family, &e) || !nl->family) {
-		ecctl_nl_close(nl);
 		if (e.error == ENOENT)
 			return ecctl_error(ECCTL_ERR,
 					   "the ecproxy module is not loaded (no generic netlink family \"%s\")",
@@ -328,9 +327,28 @@ int ecctl_nl_open(struct ecctl_nl *nl)
 	return ECCTL_OK;
 }
 
-void ecctl_nl_close(struct ecctl_nl *nl)
+void ecctl_nl_free(struct ecctl_nl *nl)
 {
+	if (!nl)
+		return;
 	if (nl->sk)
 		mnl_socket_close(nl->sk);
-	nl->sk = NULL;
+	free(nl);
+}
+
+int ecctl_nl_new(struct ecctl_nl **nlp)
+{
+	struct ecctl_nl *nl = malloc(sizeof(*nl));
+	int ret;
+
+	*nlp = NULL;
+	if (!nl)
+		return ecctl_error(ECCTL_ERR, "out of memory");
+	ret = ecctl_nl_open(nl);
+	if (ret) {
+		ecctl_nl_free(nl);
+		return ret;
+	}
+	*nlp = nl;
+	return 0;
 }

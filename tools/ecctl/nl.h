@@ -32,9 +32,12 @@ struct ecctl_nl {
 	char rx[ECCTL_NL_RXSIZE];
 };
 
-/* Open and resolve the family; prints the error and returns an exit code. */
-int ecctl_nl_open(struct ecctl_nl *nl);
-void ecctl_nl_close(struct ecctl_nl *nl);
+/*
+ * Allocate, open and resolve the family into *nlp; prints the error and
+ * returns an exit code.  ecctl_nl_free() closes and frees (NULL is fine).
+ */
+int ecctl_nl_new(struct ecctl_nl **nlp);
+void ecctl_nl_free(struct ecctl_nl *nl);
 
 /* Start a request for cmd in nl->tx; add attributes with mnl_attr_put*. */
 struct nlmsghdr *ecctl_nl_req(struct ecctl_nl *nl, uint8_t cmd,

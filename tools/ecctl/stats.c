@@ -51,18 +51,12 @@ int do_stats(int argc, char **argv)
 			return ecctl_error(ECCTL_USAGE, "\"%s\": stats takes no arguments", argv[1]);
 		}
 	}
-	nl = malloc(sizeof(*nl));
-	if (!nl)
-		return ecctl_error(ECCTL_ERR, "out of memory");
-	ret = ecctl_nl_open(nl);
-	if (ret) {
-		free(nl);
+	ret = ecctl_nl_new(&nl);
+	if (ret)
 		return ret;
-	}
 	o = json_object_new_object();
 	ret = ecctl_nl_talk(nl, ecctl_nl_req(nl, ECPROXY_CMD_STATS_GET, 0), stats_cb, o, NULL);
-	ecctl_nl_close(nl);
-	free(nl);
+	ecctl_nl_free(nl);
 	if (ret) {
 		json_object_put(o);
 		return ret;

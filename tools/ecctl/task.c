@@ -426,12 +426,9 @@ static int task_add(int argc, char **argv)
 		}
 	}
 
-	nl = malloc(sizeof(*nl));
-	if (!nl)
-		return ecctl_error(ECCTL_ERR, "out of memory");
-	ret = ecctl_nl_open(nl);
+	ret = ecctl_nl_new(&nl);
 	if (ret)
-		goto out;
+		return ret;
 	nlh = ecctl_nl_req(nl, ECPROXY_CMD_TASK_ADD, 0);
 	mnl_attr_put_u32(nlh, ECPROXY_A_TASK_ID, a.id);
 	mnl_attr_put(nlh, ECPROXY_A_TASK_VIP, 4, &a.vip);
@@ -459,9 +456,7 @@ static int task_add(int argc, char **argv)
 	}
 	mnl_attr_nest_end(nlh, nest);
 	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, describe_add);
-	ecctl_nl_close(nl);
-out:
-	free(nl);
+	ecctl_nl_free(nl);
 	return ret;
 }
 
@@ -483,21 +478,18 @@ static int parse_id_only(int argc, char **argv, int required, uint32_t *id, int 
 /* Run one request without reply payload. */
 static int simple_cmd(uint8_t cmd, int has_id, uint32_t id)
 {
-	struct ecctl_nl *nl = malloc(sizeof(*nl));
+	struct ecctl_nl *nl;
 	struct nlmsghdr *nlh;
 	int ret;
 
-	if (!nl)
-		return ecctl_error(ECCTL_ERR, "out of memory");
-	ret = ecctl_nl_open(nl);
-	if (!ret) {
-		nlh = ecctl_nl_req(nl, cmd, 0);
-		if (has_id)
-			mnl_attr_put_u32(nlh, ECPROXY_A_TASK_ID, id);
-		ret = ecctl_nl_talk(nl, nlh, NULL, NULL, NULL);
-		ecctl_nl_close(nl);
-	}
-	free(nl);
+	ret = ecctl_nl_new(&nl);
+	if (ret)
+		return ret;
+	nlh = ecctl_nl_req(nl, cmd, 0);
+	if (has_id)
+		mnl_attr_put_u32(nlh, ECPROXY_A_TASK_ID, id);
+	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, NULL);
+	ecctl_nl_free(nl);
 	return ret;
 }
 
@@ -557,14 +549,9 @@ static int task_show(int argc, char **argv)
 	}
 	if (parse_id_only(nargs, args, 0, &id, &has_id))
 		return ECCTL_USAGE;
-	nl = malloc(sizeof(*nl));
-	if (!nl)
-		return ecctl_error(ECCTL_ERR, "out of memory");
-	ret = ecctl_nl_open(nl);
-	if (ret) {
-		free(nl);
+	ret = ecctl_nl_new(&nl);
+	if (ret)
 		return ret;
-	}
 	do {
 		struct nlmsghdr *nlh;
 
@@ -579,8 +566,7 @@ static int task_show(int argc, char **argv)
 		json_object_put(tasks);
 		tasks = NULL;
 	} while (++tries < 10);
-	ecctl_nl_close(nl);
-	free(nl);
+	ecctl_nl_free(nl);
 	if (!tasks)
 		return ecctl_error(ECCTL_ERR, "tasks kept changing during the dump");
 	if (!ret) {
