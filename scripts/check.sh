@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: dependencies, build, style (checkpatch, sparse), userspace tests, KUnit in the debug VM,
-# netns selftests in the stock Debian and the debug VM.  Every stage leaves
+# netns selftests in the stock Debian and the debug VM, and a DKMS install
+# in the Debian VM.  Every stage leaves
 # TAP in build/results/STAGE.tap; the last line is "N passed, N failed"
 # summed over all of them, and the exit status is non-zero on any failure.
 #
@@ -13,7 +14,7 @@ cd "$top"
 res=$top/build/results
 mkdir -p "$res"
 rm -f "$res"/*.tap
-stages=${CHECK_STAGES:-style tools kunit netns-debian netns-debug}
+stages=${CHECK_STAGES:-style tools kunit netns-debian netns-debug dkms}
 t0=$(date +%s)
 
 say() { echo "==> [$(( $(date +%s) - t0 ))s] $*"; }
@@ -67,6 +68,8 @@ for s in $stages; do
 		;;
 	netns-debian) stage netns-debian selftests/vm/run --kernel debian -- selftests/netns/run.sh ;;
 	netns-debug) stage netns-debug selftests/vm/run --kernel debug -- selftests/netns/run.sh ;;
+	# dkms builds the module inside the VM: minutes under TCG.
+	dkms) stage dkms selftests/vm/run --kernel debian --timeout 1500 -- selftests/pkg/dkms.sh ;;
 	*) echo "check: unknown stage $s" >&2; exit 2 ;;
 	esac
 done

@@ -19,6 +19,8 @@ pkgs=(
 	libmnl-dev libjson-c-dev libisal-dev libjerasure-dev libgf-complete-dev
 	# docs and plots
 	groff man-db gnuplot-nox
+	# packaging test
+	dkms
 )
 
 missing=()
