@@ -22,6 +22,7 @@
  */
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
+#include <linux/moduleparam.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
@@ -62,6 +63,9 @@ struct ecp_conn_src {
 	u64 acked;			/* offset of A's stream it acked */
 	u64 fin_off;			/* stream length, if fin */
 	u64 ref;			/* highest offset seen */
+	unsigned long last_rx;		/* jiffies of its last segment */
+	u32 last_ack;			/* fields of the last ACK S sent it */
+	u16 last_win;
 	struct ecp_ivset iv;
 	struct ecp_ebsn_src ebsn;
 };
@@ -95,7 +99,8 @@ struct ecp_conn {
 	u64 a_rcv;			/* A-stream offset after A's last byte */
 	u64 a_fin_off;
 	unsigned long start;
-	unsigned long last_rx;
+	unsigned long last_rx;		/* from any side */
+	unsigned long a_last_rx;	/* from A */
 	unsigned long last_progress;	/* last time A's ack moved */
 	unsigned long linger_start;
 	unsigned long rto;
@@ -337,30 +342,59 @@ static void ecp_conn_send_synack(struct ecp_conn *c, struct sk_buff_head *q)
 		ecp_conn_nomem(c);
 }
 
-/* Data [off, off + len) of the rebuilt stream to A, from the buffer. */
+/*
+ * Copy [off, off + len) of the decode buffer into the payload of @skb,
+ * which starts at @at.
+ */
+static int ecp_conn_copy_out(struct ecp_conn *c, struct sk_buff *skb,
+			     unsigned int at, u64 off, u32 len)
+{
+	struct ecp_dbuf_span sp;
+
+	/* Cannot fail: [a_acked, snd_nxt) stays in the buffer. */
+	if (WARN_ON_ONCE(ecp_dbuf_span(&c->dbuf, off, len, &sp)))
+		return -EFAULT;
+	if (skb_store_bits(skb, at, sp.ptr[0], sp.len[0]) ||
+	    skb_store_bits(skb, at + sp.len[0], sp.ptr[1], sp.len[1]))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * Data [off, off + len) of the rebuilt stream to A, from the buffer: one
+ * segment, or one GSO packet of A's MSS-sized segments when longer.
+ */
 static int ecp_conn_send_data(struct ecp_conn *c, struct sk_buff_head *q,
 			      u64 off, u32 len, bool push)
 {
 	struct ecp_tcp_hdr h;
+	struct sk_buff *skb;
 	u8 *pay;
 
 	ecp_conn_hdr_a(c, &h, ecp_off_to_seq(off, c->s_isn + 1),
 		       TCPHDR_ACK | (push ? TCPHDR_PSH : 0));
-	if (ecp_tcp_build(q, &h, len, &pay)) {
+	if (len <= c->a_mss) {
+		skb = ecp_tcp_build(q, &h, len, &pay) ? NULL :
+		      skb_peek_tail(q);
+	} else {
+		skb = ecp_tcp_build_gso(q, &h, len, c->a_mss);
+	}
+	if (!skb) {
 		ecp_conn_nomem(c);
 		return -ENOMEM;
 	}
-	if (ecp_dbuf_read(&c->dbuf, off, pay, len)) {
-		/* Cannot happen: [a_acked, snd_nxt) stays in the buffer. */
-		WARN_ON_ONCE(1);
-		kfree_skb(__skb_dequeue_tail(q));
+	if (ecp_conn_copy_out(c, skb, ecp_tcp_payload_offset(skb), off,
+			      len)) {
+		__skb_unlink(skb, q);
+		kfree_skb(skb);
 		return -EFAULT;
 	}
 	/* Re-sent bytes count as RESENT only, so BYTES_OUT is the stream. */
 	if (off + len > c->snd_nxt)
 		ecp_stats_add(&c->t->stats, ECP_STAT_BYTES_OUT,
 			      off + len - max(off, c->snd_nxt));
-	ecp_stats_inc(&c->t->stats, ECP_STAT_SEGS_OUT);
+	ecp_stats_add(&c->t->stats, ECP_STAT_SEGS_OUT,
+		      DIV_ROUND_UP(len, c->a_mss));
 	return 0;
 }
 
@@ -404,16 +438,76 @@ static void ecp_conn_send_b(struct ecp_conn *c, struct ecp_conn_src *s,
 			    unsigned int len)
 {
 	struct ecp_tcp_hdr h;
-	u8 *pay;
+	struct sk_buff *seg;
+	u8 *pay = NULL;
 
-	ecp_conn_hdr_b(c, s, &h, seq, ecp_conn_ack_b(c, s), flags,
-		       ecp_conn_win_b(c, s));
-	if (ecp_tcp_build(q, &h, len, &pay)) {
+	s->last_ack = ecp_conn_ack_b(c, s);
+	s->last_win = ecp_conn_win_b(c, s);
+	ecp_conn_hdr_b(c, s, &h, seq, s->last_ack, flags, s->last_win);
+	/*
+	 * A's segment can be longer than this source's path allows (GRO on
+	 * S's way in, or a smaller MTU towards this source): GSO cuts it.
+	 */
+	if (len <= s->mss)
+		seg = ecp_tcp_build(q, &h, len, &pay) ? NULL : skb_peek_tail(q);
+	else
+		seg = ecp_tcp_build_gso(q, &h, len, s->mss);
+	if (!seg) {
 		ecp_conn_nomem(c);
 		return;
 	}
-	if (len && skb_copy_bits(skb, off, pay, len))
-		kfree_skb(__skb_dequeue_tail(q));
+	if (!len)
+		return;
+	if (pay ? skb_copy_bits(skb, off, pay, len) :
+	    ecp_tcp_fill_frags(seg, skb, off, len)) {
+		__skb_unlink(seg, q);
+		kfree_skb(seg);
+	}
+}
+
+/*
+ * Source s has a hole at its low watermark, which A has acknowledged up
+ * to: nothing else acks past the hole and A sees no gap, so without help
+ * s would only recover at its RTO.  Send it @n duplicates of the last ACK
+ * it got (same ack, same window, no data: anything else is not a
+ * duplicate to the sender, RFC 5681 §2), as a receiver does for every
+ * out-of-order segment, so that its fast retransmit resends the hole.
+ */
+static bool prompt_sources = true;
+module_param(prompt_sources, bool, 0644);
+MODULE_PARM_DESC(prompt_sources,
+		 "Send duplicate ACKs to a source with a hole so that it fast-retransmits (default: Y; N leaves recovery to its RTO, for comparison)");
+
+static void ecp_conn_prompt(struct ecp_conn *c, struct ecp_conn_src *s,
+			    struct sk_buff_head *q, unsigned int n)
+{
+	struct ecp_tcp_hdr h;
+	u8 *pay;
+
+	if (!READ_ONCE(prompt_sources))
+		return;
+	while (n--) {
+		ecp_conn_hdr_b(c, s, &h, ecp_off_to_seq(c->a_rcv, c->a_isn + 1),
+			       s->last_ack, TCPHDR_ACK, s->last_win);
+		if (ecp_tcp_build(q, &h, 0, &pay)) {
+			ecp_conn_nomem(c);
+			return;
+		}
+		ecp_stats_inc(&c->t->stats, ECP_STAT_PROMPTS);
+	}
+}
+
+/*
+ * Can a duplicate ACK make s resend the hole at its low watermark?  Only
+ * if the last ACK it got was for exactly that offset and it sent bytes
+ * past it.
+ */
+static bool ecp_conn_src_holed(const struct ecp_conn *c,
+			       const struct ecp_conn_src *s)
+{
+	return ecp_ivset_count(&s->iv) &&
+	       ecp_ivset_low(&s->iv) == c->a_acked &&
+	       s->last_ack == ecp_conn_ack_b(c, s);
 }
 
 static void ecp_conn_rst_a(struct ecp_conn *c, struct sk_buff_head *q)
@@ -509,11 +603,13 @@ static bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q)
 {
 	u64 complete = ecp_ivset_min_low_of(c->src, c->k, iv);
 	u64 limit = c->a_acked + c->a_win;
+	/* Whole segments per GSO packet; the tail may be short. */
+	u32 most = rounddown(ECP_GSO_MAX, c->a_mss);
 	unsigned int i, nfin = 0;
-	u64 len = 0;
+	u64 len = 0, ref = 0;
 
 	while (c->snd_nxt < complete && c->snd_nxt < limit) {
-		u32 len = min3((u64)c->a_mss, complete - c->snd_nxt,
+		u32 len = min3((u64)most, complete - c->snd_nxt,
 			       limit - c->snd_nxt);
 
 		if (ecp_conn_send_data(c, q, c->snd_nxt, len,
@@ -525,12 +621,20 @@ static bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q)
 	}
 	ecp_stats_buffer(&c->t->stats, ecp_dbuf_occupancy(&c->dbuf));
 
+	for (i = 0; i < c->k; i++)
+		ref = max(ref, c->src[i].ref);
 	for (i = 0; i < c->k; i++) {
 		if (!c->src[i].fin)
 			continue;
 		if (nfin++ == 0)
 			len = c->src[i].fin_off;
-		if (c->src[i].fin_off != len) {
+		/*
+		 * A source that closes before bytes another one already
+		 * sent (killed, or serving a short file) is at fault at
+		 * once; waiting for the others' FINs could take forever,
+		 * since EBSN holds them back.
+		 */
+		if (c->src[i].fin_off != len || c->src[i].fin_off < ref) {
 			ecp_conn_abort(c, q, ECPROXY_ERR_LENGTH_MISMATCH, i,
 				       false, -1);
 			return false;
@@ -667,8 +771,11 @@ static struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 	c->a_win = p->win;
 	c->start = jiffies;
 	c->last_rx = jiffies;
+	c->a_last_rx = jiffies;
 	c->last_progress = jiffies;
 	c->rto = ECP_RTO_MIN;
+	for (i = 0; i < c->k; i++)
+		c->src[i].last_rx = jiffies;
 	/* The task's buffer is zero outside a connection (see finish). */
 	c->dbuf.buf = t->buffer;
 	c->dbuf.size = t->buffer_size + t->headroom;
@@ -810,10 +917,20 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	 * window from EBSN.  A's payloads are requests, small; a GRO
 	 * aggregate larger than a source's MSS would need splitting.
 	 */
-	for (i = 0; i < c->k; i++)
-		ecp_conn_send_b(c, &c->src[i], q, p->seq,
+	for (i = 0; i < c->k; i++) {
+		struct ecp_conn_src *s = &c->src[i];
+		bool holed = ecp_conn_src_holed(c, s);
+
+		ecp_conn_send_b(c, s, q, p->seq,
 				TCPHDR_ACK | (p->flags & (TCPHDR_PSH | TCPHDR_FIN)),
 				skb, p->dataoff, p->len);
+		/*
+		 * A's ack just reached a hole of s that s already sent
+		 * past: the three duplicates a receiver would have sent.
+		 */
+		if (!holed && ecp_conn_src_holed(c, s))
+			ecp_conn_prompt(c, s, q, 3);
+	}
 
 	if (!ecp_conn_push(c, q))
 		return false;
@@ -844,6 +961,7 @@ void ecp_conn_rcv_client(struct net *net, struct ecp_task *t,
 		return;
 	}
 	c->last_rx = jiffies;
+	c->a_last_rx = c->last_rx;
 	if (p->flags & TCPHDR_RST) {
 		s64 off = ecp_seq_to_off(p->seq, c->a_isn + 1, c->a_rcv);
 
@@ -966,6 +1084,8 @@ static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		atomic64_add(n, &cfg->stats.bytes_in);
 		if (n)
 			ecp_stats_inc(&t->stats, ECP_STAT_SEGS_APPLIED);
+		if (off > c->a_acked && ecp_conn_src_holed(c, s))
+			ecp_conn_prompt(c, s, q, 1);
 		if (n < p->len) {
 			atomic64_add(p->len - n, &cfg->stats.dup_bytes);
 			ecp_stats_inc(&t->stats, ECP_STAT_DUPS_SKIPPED);
@@ -995,6 +1115,7 @@ void ecp_conn_rcv_source(struct net *net, struct ecp_conn_src *s,
 	if (t->conn != c || c->dead)
 		goto out;
 	c->last_rx = jiffies;
+	s->last_rx = c->last_rx;
 	if (p->flags & TCPHDR_RST) {
 		/* Refused in the handshake, or reset later. */
 		if (!s->synack) {
@@ -1039,6 +1160,52 @@ out:
 
 /* ---- Timer and teardown ---------------------------------------------- */
 
+/*
+ * Is an established connection held up by a side that has gone quiet for
+ * the idle timeout?  Returns the error (ERR_NONE if not) and sets
+ * @err_src to the source at fault, if one is.
+ *
+ * Silence alone proves nothing: a fast source waits at its EBSN edge
+ * without sending, and everyone waits while A's window is closed.  So
+ * blame only a side the stream is waiting on:
+ *  - A, when it has bytes outstanding (S re-sends them at its RTO, so a
+ *    live A answers);
+ *  - a source at the completion front (its bytes are the next ones
+ *    missing), when S has sent A everything complete, and both A's window
+ *    and the buffer have room for more: nothing but that source stops the
+ *    stream, and a live one would send or retransmit.
+ * Failing both, the idle timeout still applies to the whole connection.
+ */
+static u8 ecp_conn_stalled(struct ecp_conn *c, unsigned long now,
+			   int *err_src)
+{
+	unsigned long idle = msecs_to_jiffies(c->t->idle_ms);
+	u64 complete = ecp_ivset_min_low_of(c->src, c->k, iv);
+	unsigned int i;
+
+	if (c->snd_nxt + c->fin_sent > c->a_acked &&
+	    time_after_eq(now, c->a_last_rx + idle))
+		return ECPROXY_ERR_CLIENT_TIMEOUT;
+	if (c->snd_nxt == complete &&
+	    complete < c->a_acked + min_t(u64, c->a_win,
+					  c->t->buffer_size)) {
+		for (i = 0; i < c->k; i++) {
+			struct ecp_conn_src *s = &c->src[i];
+
+			if (ecp_ivset_low(&s->iv) != complete ||
+			    (s->fin && s->fin_off == complete))
+				continue;
+			if (time_after_eq(now, s->last_rx + idle)) {
+				*err_src = i;
+				return ECPROXY_ERR_SOURCE_TIMEOUT;
+			}
+		}
+	}
+	if (time_after_eq(now, c->last_rx + idle))
+		return ECPROXY_ERR_IDLE_TIMEOUT;
+	return ECPROXY_ERR_NONE;
+}
+
 static void ecp_conn_timer(struct timer_list *timer)
 {
 	struct ecp_conn *c = from_timer(c, timer, timer);
@@ -1048,6 +1215,7 @@ static void ecp_conn_timer(struct timer_list *timer)
 	bool free = false;
 	unsigned int i;
 	int err_src = -1;
+	u8 err;
 
 	__skb_queue_head_init(&q);
 	spin_lock_bh(&t->lock);
@@ -1087,10 +1255,9 @@ static void ecp_conn_timer(struct timer_list *timer)
 		free = true;
 		break;
 	default:
-		if (time_after_eq(now, c->last_rx +
-				  msecs_to_jiffies(t->idle_ms))) {
-			ecp_conn_abort(c, &q, ECPROXY_ERR_IDLE_TIMEOUT, -1,
-				       false, -1);
+		err = ecp_conn_stalled(c, now, &err_src);
+		if (err != ECPROXY_ERR_NONE) {
+			ecp_conn_abort(c, &q, err, err_src, false, -1);
 			free = true;
 			break;
 		}

@@ -4,6 +4,7 @@
  * and the rebuilt data to the client, resets.  Modelled on what
  * nf_synproxy_core.c does for its own segments.
  */
+#include <linux/highmem.h>
 #include <linux/ip.h>
 #include <linux/tcp.h>
 #include <net/ip.h>
@@ -12,14 +13,9 @@
 
 #include "xmit.h"
 
-int ecp_tcp_build(struct sk_buff_head *q, const struct ecp_tcp_hdr *h,
-		  unsigned int paylen, u8 **payload)
+static unsigned int ecp_tcp_optlen(const struct ecp_tcp_hdr *h)
 {
-	unsigned int optlen = 0, tcplen;
-	struct sk_buff *skb;
-	struct tcphdr *th;
-	struct iphdr *iph;
-	__be32 *opt;
+	unsigned int optlen = 0;
 
 	if (h->flags & TCPHDR_SYN) {
 		if (h->mss)
@@ -27,11 +23,23 @@ int ecp_tcp_build(struct sk_buff_head *q, const struct ecp_tcp_hdr *h,
 		if (h->wscale >= 0)
 			optlen += TCPOLEN_WSCALE_ALIGNED;
 	}
-	tcplen = sizeof(*th) + optlen + paylen;
-	skb = alloc_skb(MAX_TCP_HEADER + tcplen, GFP_ATOMIC);
-	if (!skb)
-		return -ENOMEM;
-	skb_reserve(skb, MAX_TCP_HEADER);
+	return optlen;
+}
+
+/*
+ * Write the TCP header (and options) at the tail of @skb's linear part,
+ * followed by @linear bytes of payload whose pointer is returned in
+ * @payload; @paged more bytes are already in its page fragments.  Then
+ * the IP header in front.
+ */
+static void ecp_tcp_headers(struct sk_buff *skb, const struct ecp_tcp_hdr *h,
+			    unsigned int optlen, unsigned int linear,
+			    unsigned int paged, u8 **payload)
+{
+	unsigned int tcplen = sizeof(struct tcphdr) + optlen + linear + paged;
+	struct tcphdr *th;
+	struct iphdr *iph;
+	__be32 *opt;
 
 	skb_reset_transport_header(skb);
 	th = skb_put_zero(skb, sizeof(*th) + optlen);
@@ -49,9 +57,14 @@ int ecp_tcp_build(struct sk_buff_head *q, const struct ecp_tcp_hdr *h,
 	if ((h->flags & TCPHDR_SYN) && h->wscale >= 0)
 		*opt++ = htonl((TCPOPT_NOP << 24) | (TCPOPT_WINDOW << 16) |
 			       (TCPOLEN_WINDOW << 8) | h->wscale);
-	*payload = paylen ? skb_put(skb, paylen) : NULL;
+	*payload = linear ? skb_put(skb, linear) : NULL;
+	skb->len += paged;
+	skb->data_len += paged;
 
-	/* Offload (or the stack, if the device cannot) finishes the sum. */
+	/*
+	 * Offload (or the stack, if the device cannot) finishes the sum;
+	 * GSO adjusts this pseudo header sum to each segment's length.
+	 */
 	th->check = ~tcp_v4_check(tcplen, h->saddr, h->daddr, 0);
 	skb->ip_summed = CHECKSUM_PARTIAL;
 	skb->csum_start = (unsigned char *)th - skb->head;
@@ -70,8 +83,72 @@ int ecp_tcp_build(struct sk_buff_head *q, const struct ecp_tcp_hdr *h,
 	iph->daddr = h->daddr;
 	/* ttl, tot_len and the header checksum are set at send time. */
 	skb->protocol = htons(ETH_P_IP);
+}
+
+int ecp_tcp_build(struct sk_buff_head *q, const struct ecp_tcp_hdr *h,
+		  unsigned int paylen, u8 **payload)
+{
+	unsigned int optlen = ecp_tcp_optlen(h);
+	struct sk_buff *skb;
+
+	skb = alloc_skb(MAX_TCP_HEADER + sizeof(struct tcphdr) + optlen +
+			paylen, GFP_ATOMIC);
+	if (!skb)
+		return -ENOMEM;
+	skb_reserve(skb, MAX_TCP_HEADER);
+	ecp_tcp_headers(skb, h, optlen, paylen, 0, payload);
 	__skb_queue_tail(q, skb);
 	return 0;
+}
+
+struct sk_buff *ecp_tcp_build_gso(struct sk_buff_head *q,
+				  const struct ecp_tcp_hdr *h,
+				  unsigned int paylen, unsigned int mss)
+{
+	unsigned int optlen = ecp_tcp_optlen(h);
+	struct sk_buff *skb;
+	u8 *none;
+	int err;
+
+	if (WARN_ON_ONCE(!mss || paylen > ECP_GSO_MAX))
+		return NULL;
+	/*
+	 * Order-0 pages only: softirq must not depend on finding
+	 * contiguous memory, and 16 pages fit MAX_SKB_FRAGS.
+	 */
+	skb = alloc_skb_with_frags(MAX_TCP_HEADER + sizeof(struct tcphdr) +
+				   optlen, paylen, 0, &err, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, MAX_TCP_HEADER);
+	ecp_tcp_headers(skb, h, optlen, 0, paylen, &none);
+	if (paylen > mss) {
+		skb_shinfo(skb)->gso_size = mss;
+		skb_shinfo(skb)->gso_type = SKB_GSO_TCPV4;
+		skb_shinfo(skb)->gso_segs = DIV_ROUND_UP(paylen, mss);
+	}
+	__skb_queue_tail(q, skb);
+	return skb;
+}
+
+int ecp_tcp_fill_frags(struct sk_buff *seg, const struct sk_buff *from,
+		       unsigned int off, unsigned int len)
+{
+	unsigned int i, done = 0;
+
+	for (i = 0; i < skb_shinfo(seg)->nr_frags && done < len; i++) {
+		skb_frag_t *f = &skb_shinfo(seg)->frags[i];
+		unsigned int n = min(skb_frag_size(f), len - done);
+		u8 *va = kmap_local_page(skb_frag_page(f));
+		int err;
+
+		err = skb_copy_bits(from, off + done, va + skb_frag_off(f), n);
+		kunmap_local(va);
+		if (err)
+			return err;
+		done += n;
+	}
+	return done == len ? 0 : -EFAULT;
 }
 
 static struct rtable *ecp_route(struct net *net, __be32 saddr, __be32 daddr)

@@ -11,6 +11,7 @@
 #define _ECP_XMIT_H
 
 #include <linux/skbuff.h>
+#include <linux/tcp.h>
 #include <linux/types.h>
 
 struct net;
@@ -37,6 +38,36 @@ struct ecp_tcp_hdr {
  */
 int ecp_tcp_build(struct sk_buff_head *q, const struct ecp_tcp_hdr *h,
 		  unsigned int paylen, u8 **payload);
+
+/*
+ * Payload bytes one ecp_tcp_build_gso() segment may carry: the IP total
+ * length must fit 16 bits with the longest IP and TCP headers (16 pages of
+ * 4 KiB, below MAX_SKB_FRAGS).
+ */
+#define ECP_GSO_MAX	(65535 - 60 - 60)
+
+/*
+ * Like ecp_tcp_build(), for up to ECP_GSO_MAX bytes of payload held in
+ * page fragments, and sent as segments of at most @mss payload bytes
+ * (GSO: the device or the stack cuts it).  The caller writes the payload
+ * with skb_store_bits() at ecp_tcp_payload_offset().  Returns the queued
+ * skb or NULL.
+ */
+struct sk_buff *ecp_tcp_build_gso(struct sk_buff_head *q,
+				  const struct ecp_tcp_hdr *h,
+				  unsigned int paylen, unsigned int mss);
+
+/*
+ * Fill the paged payload of a segment from ecp_tcp_build_gso() with @len
+ * bytes of @from at @off.  Returns 0 or a negative errno.
+ */
+int ecp_tcp_fill_frags(struct sk_buff *seg, const struct sk_buff *from,
+		       unsigned int off, unsigned int len);
+
+static inline unsigned int ecp_tcp_payload_offset(const struct sk_buff *skb)
+{
+	return skb_transport_offset(skb) + tcp_hdrlen(skb);
+}
 
 /* Route and send every queued segment.  Any context but hardirq. */
 void ecp_xmit_queue(struct net *net, struct sk_buff_head *q);

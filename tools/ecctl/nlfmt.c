@@ -42,6 +42,8 @@ static const char *const conn_errors[] = {
 	[ECPROXY_ERR_IDLE_TIMEOUT] = "idle-timeout",
 	[ECPROXY_ERR_NO_MEMORY] = "no-memory",
 	[ECPROXY_ERR_TASK_DELETED] = "task-deleted",
+	[ECPROXY_ERR_SOURCE_TIMEOUT] = "source-timeout",
+	[ECPROXY_ERR_CLIENT_TIMEOUT] = "client-timeout",
 };
 
 static const char *const drop_names[] = {
@@ -72,6 +74,7 @@ static const struct {
 	{ ECPROXY_A_STATS_CONNS, "conns" },
 	{ ECPROXY_A_STATS_CONNS_DONE, "conns_done" },
 	{ ECPROXY_A_STATS_CONNS_FAILED, "conns_failed" },
+	{ ECPROXY_A_STATS_PROMPTS, "prompts" },
 };
 
 static json_object *u64_json(const struct nlattr *a)
@@ -253,8 +256,10 @@ void ecctl_fmt_stats_text(json_object *st, const char *in)
 	       " applied %" PRId64 " duplicates %" PRId64 " resent %" PRId64 "\n",
 	       in, num(st, "bytes_in"), num(st, "bytes_out"), num(st, "segs_out"),
 	       num(st, "segs_applied"), num(st, "dups_skipped"), num(st, "resent"));
-	printf("%swindow-clamps %" PRId64 " peak-buffer %" PRId64 " overflow %" PRId64 "\n",
-	       in, num(st, "window_clamps"), num(st, "peak_buffer"), num(st, "overflow"));
+	printf("%swindow-clamps %" PRId64 " peak-buffer %" PRId64 " overflow %" PRId64
+	       " prompts %" PRId64 "\n",
+	       in, num(st, "window_clamps"), num(st, "peak_buffer"), num(st, "overflow"),
+	       num(st, "prompts"));
 	if (json_object_object_get_ex(st, "drops", &drops)) {
 		printf("%sdrops", in);
 		json_object_object_foreach(drops, key, val) {

@@ -78,8 +78,14 @@
  *                       All sources must complete their handshake within
  *                       it or the client's connection is reset.
  *    IDLE_TIMEOUT: NLA_U32 ms, 1000..86400000, optional, default 60000.
- *                  A connection with no packet from any side for this
- *                  long is reset and its state freed.
+ *                  A connection is reset and its state freed when the
+ *                  stream waits on a side that sent nothing for this
+ *                  long: the client with bytes unacknowledged
+ *                  (ECPROXY_ERR_CLIENT_TIMEOUT), or the source whose bytes
+ *                  are the next ones missing while the client and the
+ *                  buffer have room (ECPROXY_ERR_SOURCE_TIMEOUT, naming
+ *                  it); or when no side sent anything for this long
+ *                  (ECPROXY_ERR_IDLE_TIMEOUT).
  *    LINGER_TIMEOUT: NLA_U32 ms, 0..60000, optional, default 1000.  How
  *                    long a closed connection's state is kept to absorb
  *                    retransmitted FINs and ACKs.
@@ -167,6 +173,9 @@
  *    CONNS: client connections accepted.
  *    CONNS_DONE: connections that delivered every byte and closed.
  *    CONNS_FAILED: connections reset or timed out.
+ *    PROMPTS: duplicate ACKs S sent a source that had a hole at the
+ *             offset the client acknowledged, so that its fast
+ *             retransmit resends the hole instead of waiting for its RTO.
  *    DROPS: NLA_NESTED, one NLA_U64 per reason, the attribute type being
  *           the reason (enum ecproxy_drop_reason): packets of a task
  *           that were invalid and dropped.
@@ -287,6 +296,7 @@ enum ecproxy_stats_attr {
 	ECPROXY_A_STATS_CONN_STATE,
 	ECPROXY_A_STATS_LAST_ERROR,
 	ECPROXY_A_STATS_LAST_ERROR_SOURCE,
+	ECPROXY_A_STATS_PROMPTS,
 	__ECPROXY_A_STATS_MAX
 };
 #define ECPROXY_A_STATS_MAX (__ECPROXY_A_STATS_MAX - 1)
@@ -339,6 +349,8 @@ enum ecproxy_conn_error {
 	ECPROXY_ERR_IDLE_TIMEOUT,
 	ECPROXY_ERR_NO_MEMORY,
 	ECPROXY_ERR_TASK_DELETED,	/* reset because the task went away */
+	ECPROXY_ERR_SOURCE_TIMEOUT,	/* the stream waited on a silent source */
+	ECPROXY_ERR_CLIENT_TIMEOUT,	/* the client stopped acknowledging */
 };
 
 #endif /* _UAPI_LINUX_ECPROXY_H */

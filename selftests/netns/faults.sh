@@ -1,0 +1,285 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Faults during a reconstruction: loss from a source (S prompts it with
+# duplicate ACKs), a source or A whose link dies mid-transfer (the idle
+# timeout blames the side the stream waits on), a source killed
+# mid-transfer (its early FIN is a length mismatch).  Either the bytes
+# arrive exact or every side is reset and the reason is reported.
+#
+# Topology as in recon.sh: A -- S (VIP on lo) -- B1..B3.
+set -u
+. "$(dirname "$0")/../lib/tap.sh"
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+ECCTL=${ECCTL:-$top/tools/ecctl/ecctl}
+S=ecp-ft-s
+A=ecp-ft-a
+B=ecp-ft-b
+VIP=10.99.0.1
+NB=3
+tmp=$(mktemp -d)
+pids=()
+
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	ip netns del $S 2>/dev/null
+	ip netns del $A 2>/dev/null
+	for i in $(seq 1 $NB); do
+		ip netns del $B$i 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+ecin() {
+	echo "[+] ip netns exec $S ecctl $*" >&2
+	ip netns exec $S "$ECCTL" "$@"
+}
+
+setup() {
+	local i
+	pp ip netns add $S
+	pp ip netns add $A
+	ip -n $S link set lo up
+	ip -n $A link set lo up
+	pp ip -n $S addr add $VIP/32 dev lo
+	pp ip netns exec $S sysctl -qw net.ipv4.ip_forward=1
+	pp ip -n $S link add s-a type veth peer name a-s netns $A
+	ip -n $S addr add 10.0.1.1/24 dev s-a
+	ip -n $S link set s-a up
+	ip -n $A addr add 10.0.1.2/24 dev a-s
+	ip -n $A link set a-s up
+	ip -n $A route add default via 10.0.1.1
+	for i in $(seq 1 $NB); do
+		pp ip netns add $B$i
+		ip -n $B$i link set lo up
+		pp ip -n $S link add s-b$i type veth peer name b-s netns $B$i
+		ip -n $S addr add 10.0.$((10 + i)).1/24 dev s-b$i
+		ip -n $S link set s-b$i up
+		ip -n $B$i addr add 10.0.$((10 + i)).2/24 dev b-s
+		ip -n $B$i link set b-s up
+		ip -n $B$i route add default via 10.0.$((10 + i)).1
+	done
+}
+
+# serve I FILE: B_I serves FILE on port 8000 until killed.
+serve() {
+	ip netns exec $B$1 socat -U TCP-LISTEN:8000,reuseaddr,fork \
+		OPEN:"$2",rdonly 2>/dev/null &
+	pids+=($!)
+	wait_for 5 ip netns exec $B$1 sh -c 'ss -ltnH | grep -q ":8000 "'
+}
+
+stop_servers() {
+	local p i
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	pids=()
+	# The forked children of killed listeners too.
+	for i in $(seq 1 $NB); do
+		ip netns pids $B$i | xargs -r kill 2>/dev/null
+	done
+}
+
+conn_idle() {
+	ecin task show id "$1" -s | grep -q 'state none'
+}
+
+# bytes_out_gt ID N: task ID has sent A more than N bytes.
+bytes_out_gt() {
+	local out
+	out=$(ip netns exec $S "$ECCTL" task show id "$1" -s 2>/dev/null |
+	      sed -n 's/.*bytes in [0-9]* out \([0-9]*\) .*/\1/p')
+	[ -n "$out" ] && [ "$out" -gt "$2" ]
+}
+
+# gone PID SEC: the process exits within SEC seconds.
+gone() {
+	wait_for "$2" sh -c "! kill -0 $1"
+}
+
+# no_established NS: no established TCP connection left in NS.
+no_established() {
+	[ -z "$(ip netns exec "$1" ss -tnH state established)" ]
+}
+
+
+# cut NS DEV: the link stops passing anything (as if the cable were
+# pulled), without the route changes of taking it down.
+cut() {
+	pp ip netns exec "$1" tc qdisc add dev "$2" root netem loss 100%
+}
+
+uncut() {
+	pp ip netns exec "$1" tc qdisc del dev "$2" root
+}
+
+pp modprobe ecproxy
+setup
+have_netem=1
+ip netns exec $S tc qdisc add dev s-a root netem loss 0% 2>/dev/null &&
+	ip netns exec $S tc qdisc del dev s-a root || have_netem=0
+
+# fetch ID DIR: A reads task ID into DIR/out; sets el (ms).
+fetch() {
+	local start
+	start=$(date +%s%N)
+	timeout 120 ip netns exec $A socat -u TCP:$VIP:$((7000 + $1)) - \
+		> "$2/out" 2> "$2/err"
+	el=$((($(date +%s%N) - start) / 1000000))
+}
+
+# rebuild DESC ID: RS(3,2) isal-cauchy, lost 0, 1 MiB fragment; exact?
+rebuild() {
+	local desc=$1 id=$2 dir=$tmp/$2 i
+	mkdir -p "$dir"
+	head -c $((3 << 20)) /dev/urandom > "$dir/in"
+	pp "$ECCTL" code encode isal-cauchy k 3 m 2 in "$dir/in" out "$dir" >&2
+	for i in 1 2 3; do
+		serve $i "$dir/frag.$i"
+	done
+	ecin task add id "$id" vip $VIP port $((7000 + id)) \
+		code isal-cauchy k 3 m 2 lost 0 \
+		source 10.0.11.2:8000:1 source 10.0.12.2:8000:2 \
+		source 10.0.13.2:8000:3 >&2
+	fetch "$id" "$dir"
+	if [ "$(sha256sum < "$dir/frag.0")" = "$(sha256sum < "$dir/out")" ]; then
+		tap_ok "$desc: exact in ${el} ms"
+	else
+		tap_fail "$desc" "got $(stat -c %s "$dir/out") bytes; $(cat "$dir/err")"
+	fi
+	stop_servers
+	wait_for 10 conn_idle "$id"
+	ecin task show id "$id" -s >&2
+}
+
+# endless ID: the sources stream zeros forever to A (idle timeout 2 s), in
+# the background; sets apid.
+endless() {
+	local i
+	for i in 1 2 3; do
+		serve $i /dev/zero
+	done
+	ecin task add id "$1" vip $VIP port $((7000 + $1)) timeout idle 2000 \
+		source 10.0.11.2:8000 coef 1 source 10.0.12.2:8000 coef 2 \
+		source 10.0.13.2:8000 coef 3 >&2
+	ip netns exec $A socat -u TCP:$VIP:$((7000 + $1)) /dev/null \
+		2> "$tmp/endless.err" &
+	apid=$!
+	wait_for 30 bytes_out_gt "$1" 200000
+}
+
+# reported ID PATTERN DESC: the task's statistics match PATTERN.
+reported() {
+	local out
+	out=$(ecin task show id "$1" -s)
+	echo "$out" >&2
+	if echo "$out" | grep -q -- "$2"; then
+		tap_ok "$3"
+	else
+		tap_fail "$3" "$out"
+	fi
+}
+
+rebuild "clean run, 1 MiB fragment" 1
+
+if [ $have_netem = 1 ]; then
+	# Loss from one source: the others run ahead into their EBSN edge,
+	# A acks up to the hole, and S's duplicate ACKs make B1 resend it.
+	pp ip netns exec ${B}1 tc qdisc add dev b-s root netem loss 5%
+	rebuild "5% loss from B1" 2
+	reported 2 'prompts [1-9]' "5% loss from B1: S prompted B1 with duplicate ACKs"
+	# The same without prompts: B1 recovers at its RTO (for comparison).
+	echo N > /sys/module/ecproxy/parameters/prompt_sources
+	rebuild "5% loss from B1, prompting off" 3
+	echo Y > /sys/module/ecproxy/parameters/prompt_sources
+	reported 3 'prompts 0$' "5% loss from B1, prompting off: no prompts"
+	pp ip netns exec ${B}1 tc qdisc del dev b-s root
+
+	# A source's link dies: after the idle timeout (2 s), A and the
+	# other sources are reset, and the silent source is named.
+	if endless 10; then
+		cut ${B}2 b-s
+		if gone $apid 20; then
+			tap_ok "source link cut: A reset"
+		else
+			tap_fail "source link cut: A reset" "$(cat "$tmp/endless.err")"
+			kill $apid 2>/dev/null
+		fi
+		wait $apid 2>/dev/null
+		uncut ${B}2 b-s
+		wait_for 10 conn_idle 10
+		reported 10 'failed 1 .*last-error source-timeout (source 1)' \
+			"source link cut: reported as source-timeout of source 1"
+		if wait_for 10 no_established ${B}1 && wait_for 10 no_established ${B}3; then
+			tap_ok "source link cut: the other sources reset"
+		else
+			tap_fail "source link cut: the other sources reset"
+		fi
+	else
+		tap_fail "source link cut: transfer started"
+	fi
+	stop_servers
+	ecin task del id 10 >&2
+
+	# A's link dies: A stops acknowledging; the sources are reset and
+	# the state freed.
+	if endless 11; then
+		cut $A a-s
+		if wait_for 20 conn_idle 11; then
+			tap_ok "client link cut: connection state freed"
+		else
+			tap_fail "client link cut: connection state freed"
+		fi
+		reported 11 'failed 1 .*last-error client-timeout' \
+			"client link cut: reported as client-timeout"
+		if wait_for 10 no_established ${B}1 && wait_for 10 no_established ${B}2 &&
+		   wait_for 10 no_established ${B}3; then
+			tap_ok "client link cut: every source reset"
+		else
+			tap_fail "client link cut: every source reset"
+		fi
+		uncut $A a-s
+	else
+		tap_fail "client link cut: transfer started"
+	fi
+	kill $apid 2>/dev/null
+	wait $apid 2>/dev/null
+	stop_servers
+	ecin task del id 11 >&2
+else
+	for d in "5% loss from B1" "5% loss from B1: prompted" \
+		 "5% loss from B1, prompting off" "prompting off: no prompts" \
+		 "source link cut" "client link cut"; do
+		tap_skip "$d" "no netem"
+	done
+fi
+
+# A source killed mid-transfer: its socket closes and, once its queue is
+# out, it FINs short of what the others sent.  A is reset at once.
+if endless 12; then
+	pp ip netns pids ${B}3
+	ip netns pids ${B}3 | xargs -r kill -9
+	if gone $apid 20; then
+		tap_ok "source killed: A reset"
+	else
+		tap_fail "source killed: A reset" "$(cat "$tmp/endless.err")"
+		kill $apid 2>/dev/null
+	fi
+	wait $apid 2>/dev/null
+	wait_for 10 conn_idle 12
+	reported 12 'failed 1 .*last-error length-mismatch (source 2)' \
+		"source killed: reported as a length mismatch of source 2"
+else
+	tap_fail "source killed: transfer started"
+fi
+stop_servers
+ecin task del id 12 >&2
+
+tap_done
