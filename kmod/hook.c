@@ -2,7 +2,8 @@
 /*
  * The data path's entry point: an IPv4 PRE_ROUTING hook that picks out
  * the TCP segments of reconstruction tasks, validates them and hands them
- * to conn.c, which consumes them.  Everything else passes untouched.
+ * to the connection code (conn_client.c, conn_source.c), which consumes
+ * them.  Everything else passes untouched.
  */
 #include <asm/unaligned.h>
 #include <linux/ip.h>

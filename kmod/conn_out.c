@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The segments S originates: SYNs and ACKs to the sources (acks translated,
+ * windows from EBSN), the SYN-ACK, the rebuilt data and the FIN to A,
+ * resets; and pushing complete bytes to A.
+ *
+ * Choices:
+ *  - Window scale announced to A: the smallest shift any source announced
+ *    to S.  The window S gives A is the smallest of the sources' windows,
+ *    and every source's window fits 16 bits at that source's shift, so
+ *    the minimum fits at the smallest shift; rounding loses less than one
+ *    unit.  If A offered no scaling, no side scales.
+ *  - Retransmission to A: go-back from A's acknowledged offset, on three
+ *    duplicate ACKs (one segment) or when nothing was acknowledged for an
+ *    RTO (a few segments; the RTO starts at ECP_RTO_MIN and doubles up to
+ *    ECP_RTO_MAX).  Bytes are re-read from the decode buffer, never
+ *    re-accumulated: the buffer keeps them until A acknowledges them.
+ */
+#include <linux/moduleparam.h>
+#include <net/tcp.h>
+
+#include "conn_state.h"
+#include "task.h"
+#include "xmit.h"
+
+/* ---- Building segments ---------------------------------------------- */
+
+/* The ack S gives A: what every source has acknowledged of A's bytes. */
+static u32 ecp_conn_ack_a(const struct ecp_conn *c)
+{
+	u64 m = U64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < c->k; i++)
+		m = min(m, c->src[i].acked);
+	return ecp_off_to_seq(m, c->a_isn + 1);
+}
+
+/* The window S gives A: the smallest of the sources' windows. */
+static u16 ecp_conn_win_a(const struct ecp_conn *c)
+{
+	u32 m = U32_MAX;
+	unsigned int i;
+
+	for (i = 0; i < c->k; i++)
+		m = min(m, c->src[i].win);
+	return min_t(u32, m >> c->s_ws, 0xffff);
+}
+
+static void ecp_conn_hdr_a(const struct ecp_conn *c, struct ecp_tcp_hdr *h,
+			   u32 seq, u8 flags)
+{
+	memset(h, 0, sizeof(*h));
+	h->saddr = c->vip;
+	h->daddr = c->a_addr;
+	h->sport = c->vport;
+	h->dport = c->a_port;
+	h->seq = seq;
+	h->ack = ecp_conn_ack_a(c);
+	h->flags = flags;
+	h->win = ecp_conn_win_a(c);
+	h->wscale = -1;
+}
+
+static void ecp_conn_hdr_b(const struct ecp_conn *c,
+			   const struct ecp_conn_src *s,
+			   struct ecp_tcp_hdr *h, u32 seq, u32 ack, u8 flags,
+			   u16 win)
+{
+	const struct ecp_source *cfg = &c->t->src[s->idx];
+
+	memset(h, 0, sizeof(*h));
+	h->saddr = c->vip;
+	h->daddr = cfg->addr.ip;
+	h->sport = s->lport;
+	h->dport = cfg->port;
+	h->seq = seq;
+	h->ack = ack;
+	h->flags = flags;
+	h->win = win;
+	h->wscale = -1;
+}
+
+static void ecp_conn_nomem(struct ecp_conn *c)
+{
+	ecp_stats_drop(&c->t->stats, ECPROXY_DROP_NO_MEMORY);
+}
+
+void ecp_conn_send_syn(struct ecp_conn *c, struct ecp_conn_src *s,
+			      struct sk_buff_head *q)
+{
+	struct ecp_tcp_hdr h;
+	u8 *pay;
+
+	ecp_conn_hdr_b(c, s, &h, c->a_isn, 0, TCPHDR_SYN, c->a_syn_win);
+	h.mss = min(c->a_mss, s->mss);
+	h.wscale = c->a_wscale;
+	if (ecp_tcp_build(q, &h, 0, &pay))
+		ecp_conn_nomem(c);
+}
+
+void ecp_conn_send_synack(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	struct ecp_tcp_hdr h;
+	unsigned int i;
+	u8 *pay;
+	u16 mss = c->b_mss;
+
+	for (i = 0; i < c->k; i++)
+		mss = min(mss, c->src[i].mss);
+	ecp_conn_hdr_a(c, &h, c->s_isn, TCPHDR_SYN | TCPHDR_ACK);
+	/* Windows in SYN segments are never scaled. */
+	h.win = 0xffff;
+	for (i = 0; i < c->k; i++)
+		h.win = min_t(u32, h.win, c->src[i].win);
+	h.mss = mss;
+	h.wscale = c->a_wscale >= 0 ? c->s_ws : -1;
+	if (ecp_tcp_build(q, &h, 0, &pay))
+		ecp_conn_nomem(c);
+}
+
+/*
+ * Copy [off, off + len) of the decode buffer into the payload of @skb,
+ * which starts at @at.
+ */
+static int ecp_conn_copy_out(struct ecp_conn *c, struct sk_buff *skb,
+			     unsigned int at, u64 off, u32 len)
+{
+	struct ecp_dbuf_span sp;
+
+	/* Cannot fail: [a_acked, snd_nxt) stays in the buffer. */
+	if (WARN_ON_ONCE(ecp_dbuf_span(&c->dbuf, off, len, &sp)))
+		return -EFAULT;
+	if (skb_store_bits(skb, at, sp.ptr[0], sp.len[0]) ||
+	    skb_store_bits(skb, at + sp.len[0], sp.ptr[1], sp.len[1]))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * Data [off, off + len) of the rebuilt stream to A, from the buffer: one
+ * segment, or one GSO packet of A's MSS-sized segments when longer.
+ */
+static int ecp_conn_send_data(struct ecp_conn *c, struct sk_buff_head *q,
+			      u64 off, u32 len, bool push)
+{
+	struct ecp_tcp_hdr h;
+	struct sk_buff *skb;
+	u8 *pay;
+
+	ecp_conn_hdr_a(c, &h, ecp_off_to_seq(off, c->s_isn + 1),
+		       TCPHDR_ACK | (push ? TCPHDR_PSH : 0));
+	if (len <= c->a_mss) {
+		skb = ecp_tcp_build(q, &h, len, &pay) ? NULL :
+		      skb_peek_tail(q);
+	} else {
+		skb = ecp_tcp_build_gso(q, &h, len, c->a_mss);
+	}
+	if (!skb) {
+		ecp_conn_nomem(c);
+		return -ENOMEM;
+	}
+	if (ecp_conn_copy_out(c, skb, ecp_tcp_payload_offset(skb), off,
+			      len)) {
+		__skb_unlink(skb, q);
+		kfree_skb(skb);
+		return -EFAULT;
+	}
+	/* Re-sent bytes count as RESENT only, so BYTES_OUT is the stream. */
+	if (off + len > c->snd_nxt)
+		ecp_stats_add(&c->t->stats, ECP_STAT_BYTES_OUT,
+			      off + len - max(off, c->snd_nxt));
+	ecp_stats_add(&c->t->stats, ECP_STAT_SEGS_OUT,
+		      DIV_ROUND_UP(len, c->a_mss));
+	return 0;
+}
+
+static void ecp_conn_send_fin_a(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	struct ecp_tcp_hdr h;
+	u8 *pay;
+
+	ecp_conn_hdr_a(c, &h, ecp_off_to_seq(c->snd_nxt, c->s_isn + 1),
+		       TCPHDR_FIN | TCPHDR_ACK);
+	if (ecp_tcp_build(q, &h, 0, &pay))
+		ecp_conn_nomem(c);
+}
+
+static u16 ecp_conn_win_b(struct ecp_conn *c, struct ecp_conn_src *s)
+{
+	unsigned int flags = 0;
+	u16 win;
+
+	win = ecp_ebsn_window(&s->ebsn, c->a_acked, c->a_win,
+			      c->t->buffer_size, s->ws_out, &flags);
+	if (flags & (ECP_EBSN_CLAMP_BUF | ECP_EBSN_CLAMP_FIELD))
+		ecp_stats_inc(&c->t->stats, ECP_STAT_WINDOW_CLAMPS);
+	return win;
+}
+
+void ecp_conn_send_b(struct ecp_conn *c, struct ecp_conn_src *s,
+			    struct sk_buff_head *q, u32 seq, u8 flags,
+			    const struct sk_buff *skb, unsigned int off,
+			    unsigned int len)
+{
+	struct ecp_tcp_hdr h;
+	struct sk_buff *seg;
+	u8 *pay = NULL;
+
+	s->last_ack = ecp_conn_ack_b(c, s);
+	s->last_win = ecp_conn_win_b(c, s);
+	ecp_conn_hdr_b(c, s, &h, seq, s->last_ack, flags, s->last_win);
+	/*
+	 * A's segment can be longer than this source's path allows (GRO on
+	 * S's way in, or a smaller MTU towards this source): GSO cuts it.
+	 */
+	if (len <= s->mss)
+		seg = ecp_tcp_build(q, &h, len, &pay) ? NULL : skb_peek_tail(q);
+	else
+		seg = ecp_tcp_build_gso(q, &h, len, s->mss);
+	if (!seg) {
+		ecp_conn_nomem(c);
+		return;
+	}
+	if (!len)
+		return;
+	if (pay ? skb_copy_bits(skb, off, pay, len) :
+	    ecp_tcp_fill_frags(seg, skb, off, len)) {
+		__skb_unlink(seg, q);
+		kfree_skb(seg);
+	}
+}
+
+/*
+ * Source s has a hole at its low watermark, which A has acknowledged up
+ * to: nothing else acks past the hole and A sees no gap, so without help
+ * s would only recover at its RTO.  Send it @n duplicates of the last ACK
+ * it got (same ack, same window, no data: anything else is not a
+ * duplicate to the sender, RFC 5681 §2), as a receiver does for every
+ * out-of-order segment, so that its fast retransmit resends the hole.
+ */
+static bool prompt_sources = true;
+module_param(prompt_sources, bool, 0644);
+MODULE_PARM_DESC(prompt_sources,
+		 "Send duplicate ACKs to a source with a hole so that it fast-retransmits (default: Y; N leaves recovery to its RTO, for comparison)");
+
+void ecp_conn_prompt(struct ecp_conn *c, struct ecp_conn_src *s,
+			    struct sk_buff_head *q, unsigned int n)
+{
+	struct ecp_tcp_hdr h;
+	u8 *pay;
+
+	if (!READ_ONCE(prompt_sources))
+		return;
+	while (n--) {
+		ecp_conn_hdr_b(c, s, &h, ecp_off_to_seq(c->a_rcv, c->a_isn + 1),
+			       s->last_ack, TCPHDR_ACK, s->last_win);
+		if (ecp_tcp_build(q, &h, 0, &pay)) {
+			ecp_conn_nomem(c);
+			return;
+		}
+		ecp_stats_inc(&c->t->stats, ECP_STAT_PROMPTS);
+	}
+}
+
+static void ecp_conn_rst_a(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	struct ecp_tcp_hdr h;
+	u8 *pay;
+
+	if (!c->synack_sent) {
+		/* A is in SYN-SENT: only an acceptable ack matters. */
+		ecp_conn_hdr_a(c, &h, 0, TCPHDR_RST | TCPHDR_ACK);
+		h.ack = c->a_isn + 1;
+	} else {
+		/*
+		 * A accepts a RST only at exactly its rcv_nxt; our best
+		 * guess is everything sent.  Otherwise A answers with a
+		 * challenge ACK, which meets no connection and is reset by
+		 * ecp_conn_rcv_client() at the sequence A asks for.
+		 */
+		ecp_conn_hdr_a(c, &h, ecp_off_to_seq(c->snd_nxt + c->fin_sent,
+						     c->s_isn + 1),
+			       TCPHDR_RST | TCPHDR_ACK);
+	}
+	h.win = 0;
+	if (ecp_tcp_build(q, &h, 0, &pay))
+		ecp_conn_nomem(c);
+}
+
+static void ecp_conn_rst_b(struct ecp_conn *c, struct ecp_conn_src *s,
+			   struct sk_buff_head *q)
+{
+	struct ecp_tcp_hdr h;
+	u8 *pay;
+
+	if (!s->synack)
+		return;
+	ecp_conn_hdr_b(c, s, &h, ecp_off_to_seq(c->a_rcv, c->a_isn + 1),
+		       ecp_conn_ack_b(c, s), TCPHDR_RST | TCPHDR_ACK, 0);
+	if (ecp_tcp_build(q, &h, 0, &pay))
+		ecp_conn_nomem(c);
+}
+
+void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q,
+			   u8 err, int err_src, bool skip_a, int skip_src)
+{
+	struct ecp_task *t = c->t;
+	unsigned int i;
+
+	if (!skip_a)
+		ecp_conn_rst_a(c, q);
+	for (i = 0; i < c->k; i++)
+		if ((int)i != skip_src)
+			ecp_conn_rst_b(c, &c->src[i], q);
+	t->last_error = err;
+	t->last_error_source = err_src;
+	ecp_stats_inc(&t->stats, ECP_STAT_CONNS_FAILED);
+	ecp_conn_finish(c);
+	if (err_src >= 0)
+		WRITE_ONCE(t->src[err_src].state, ECPROXY_SOURCE_RESET);
+}
+
+/* ---- Towards A ------------------------------------------------------- */
+
+void ecp_conn_resend(struct ecp_conn *c, struct sk_buff_head *q,
+			    unsigned int segs)
+{
+	u64 off = c->a_acked;
+
+	while (segs-- && off < c->snd_nxt) {
+		u32 len = min_t(u64, c->a_mss, c->snd_nxt - off);
+
+		if (ecp_conn_send_data(c, q, off, len, off + len == c->snd_nxt))
+			return;
+		ecp_stats_inc(&c->t->stats, ECP_STAT_RESENT);
+		off += len;
+	}
+	if (c->fin_sent && c->a_acked == c->snd_nxt && segs != UINT_MAX) {
+		ecp_conn_send_fin_a(c, q);
+		ecp_stats_inc(&c->t->stats, ECP_STAT_RESENT);
+	}
+}
+
+bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	u64 complete = ecp_ivset_min_low_of(c->src, c->k, iv);
+	u64 limit = c->a_acked + c->a_win;
+	/* Whole segments per GSO packet; the tail may be short. */
+	u32 most = rounddown(ECP_GSO_MAX, c->a_mss);
+	unsigned int i, nfin = 0;
+	u64 len = 0, ref = 0;
+
+	while (c->snd_nxt < complete && c->snd_nxt < limit) {
+		u32 len = min3((u64)most, complete - c->snd_nxt,
+			       limit - c->snd_nxt);
+
+		if (ecp_conn_send_data(c, q, c->snd_nxt, len,
+				       c->snd_nxt + len == complete))
+			break;
+		if (c->snd_nxt == c->a_acked)
+			c->last_progress = jiffies;
+		c->snd_nxt += len;
+	}
+	ecp_stats_buffer(&c->t->stats, ecp_dbuf_occupancy(&c->dbuf));
+
+	for (i = 0; i < c->k; i++)
+		ref = max(ref, c->src[i].ref);
+	for (i = 0; i < c->k; i++) {
+		if (!c->src[i].fin)
+			continue;
+		if (nfin++ == 0)
+			len = c->src[i].fin_off;
+		/*
+		 * A source that closes before bytes another one already
+		 * sent (killed, or serving a short file) is at fault at
+		 * once; waiting for the others' FINs could take forever,
+		 * since EBSN holds them back.
+		 */
+		if (c->src[i].fin_off != len || c->src[i].fin_off < ref) {
+			ecp_conn_abort(c, q, ECPROXY_ERR_LENGTH_MISMATCH, i,
+				       false, -1);
+			return false;
+		}
+	}
+	if (nfin == c->k && !c->fin_sent && c->snd_nxt == len) {
+		ecp_conn_send_fin_a(c, q);
+		if (c->a_acked == c->snd_nxt)
+			c->last_progress = jiffies;
+		c->fin_sent = true;
+		ecp_conn_set_state(c, ECPROXY_CONN_CLOSING);
+	}
+	return true;
+}
+
+void ecp_conn_check_done(struct ecp_conn *c)
+{
+	unsigned int i;
+
+	if (c->state == ECPROXY_CONN_LINGER || !c->fin_sent || !c->a_fin ||
+	    c->a_acked != c->snd_nxt + 1)
+		return;
+	for (i = 0; i < c->k; i++)
+		if (c->src[i].acked != c->a_fin_off + 1)
+			return;
+	ecp_conn_set_state(c, ECPROXY_CONN_LINGER);
+	c->linger_start = jiffies;
+	ecp_stats_inc(&c->t->stats, ECP_STAT_CONNS_DONE);
+	for (i = 0; i < c->k; i++)
+		WRITE_ONCE(c->t->src[i].state, ECPROXY_SOURCE_CLOSED);
+}
+

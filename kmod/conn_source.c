@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Segments from the sources: SYN-ACKs (one SYN-ACK to A once all k have
+ * answered), data combined into the decode buffer by stream offset, each
+ * byte once per source, FINs and RSTs.
+ */
+#include <net/tcp.h>
+
+#include "conn_state.h"
+#include "task.h"
+#include "xmit.h"
+
+/* ---- Segments from the sources ---------------------------------------- */
+
+void ecp_conn_source_drop(struct ecp_conn_src *s, int reason)
+{
+	ecp_stats_drop(&s->conn->t->stats, reason);
+}
+
+/* A source's SYN-ACK.  Task lock held. */
+static void ecp_conn_source_synack(struct ecp_conn *c,
+				   struct ecp_conn_src *s,
+				   const struct ecp_seg *p,
+				   struct sk_buff_head *q)
+{
+	struct ecp_task *t = c->t;
+	unsigned int i;
+
+	if (p->ack != c->a_isn + 1) {
+		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
+		return;
+	}
+	if (s->synack) {
+		/* Our ACK was lost (or is not due yet): repeat it. */
+		if (c->state != ECPROXY_CONN_HANDSHAKE)
+			ecp_conn_send_b(c, s, q, ecp_off_to_seq(c->a_rcv,
+								c->a_isn + 1),
+					TCPHDR_ACK, NULL, 0, 0);
+		return;
+	}
+	s->synack = true;
+	s->isn = p->seq;
+	if (p->mss)
+		s->mss = min(s->mss, p->mss);
+	else
+		s->mss = min_t(u16, s->mss, ECP_DEFAULT_MSS);
+	/* Scaling is on only if both S (copying A) and the source offered. */
+	if (c->a_wscale >= 0 && p->wscale >= 0) {
+		s->ws = p->wscale;
+		s->ws_out = c->a_wscale;
+	}
+	s->win = p->win;
+	ecp_ebsn_reset(&s->ebsn, 0);
+
+	for (i = 0; i < c->k; i++)
+		if (!c->src[i].synack)
+			return;
+	/* Every source answered: one SYN-ACK to A. */
+	c->s_ws = ECP_EBSN_MAX_WSCALE;
+	for (i = 0; i < c->k; i++)
+		c->s_ws = min(c->s_ws, c->src[i].ws);
+	if (c->a_wscale < 0)
+		c->s_ws = 0;
+	c->synack_sent = true;
+	c->last_progress = jiffies;
+	c->rto = ECP_SYNACK_RTO;
+	ecp_conn_send_synack(c, q);
+}
+
+/*
+ * Data, FIN and ACK from an established source: combine, then push to A.
+ * Returns false if the connection must be freed.
+ */
+static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
+				struct sk_buff *skb, const struct ecp_seg *p,
+				struct sk_buff_head *q)
+{
+	struct ecp_task *t = c->t;
+	struct ecp_source *cfg = &t->src[s->idx];
+	bool fin = p->flags & TCPHDR_FIN;
+	s64 off, aoff;
+	s64 n;
+
+	if (!(p->flags & TCPHDR_ACK) || (p->flags & TCPHDR_SYN)) {
+		ecp_stats_drop(&t->stats, ECPROXY_DROP_BAD_FLAGS);
+		return true;
+	}
+	off = ecp_seq_to_off(p->seq, s->isn + 1, s->ref);
+	aoff = ecp_seq_to_off(p->ack, c->a_isn + 1, s->acked);
+	if (off < 0 || aoff < 0 || aoff > c->a_rcv ||
+	    off + p->len > ecp_dbuf_limit(&c->dbuf) + (1ULL << 30)) {
+		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
+		return true;
+	}
+	if ((u64)aoff > s->acked)
+		s->acked = aoff;
+	s->win = (u32)p->win << s->ws;
+
+	if (p->len) {
+		atomic64_inc(&cfg->stats.segs_in);
+		n = ecp_dbuf_apply_skb(&c->dbuf, &s->iv, &cfg->gf, off, skb,
+				       p->dataoff, p->len);
+		if (n == -ENOBUFS || n == -ENOSPC) {
+			/* The source retransmits it; count and drop. */
+			ecp_stats_inc(&t->stats, ECP_STAT_OVERFLOW);
+			return true;
+		}
+		if (n < 0) {
+			ecp_stats_drop(&t->stats, ECPROXY_DROP_TRUNCATED);
+			return true;
+		}
+		atomic64_add(n, &cfg->stats.bytes_in);
+		if (n)
+			ecp_stats_inc(&t->stats, ECP_STAT_SEGS_APPLIED);
+		if (off > c->a_acked && ecp_conn_src_holed(c, s))
+			ecp_conn_prompt(c, s, q, 1);
+		if (n < p->len) {
+			atomic64_add(p->len - n, &cfg->stats.dup_bytes);
+			ecp_stats_inc(&t->stats, ECP_STAT_DUPS_SKIPPED);
+		}
+		s->ref = max_t(u64, s->ref, off + p->len);
+	}
+	if (fin && !s->fin) {
+		s->fin = true;
+		s->fin_off = off + p->len;
+		WRITE_ONCE(cfg->state, ECPROXY_SOURCE_FIN_RECEIVED);
+	}
+	if (!ecp_conn_push(c, q))
+		return false;
+	ecp_conn_check_done(c);
+	return true;
+}
+
+void ecp_conn_rcv_source(struct net *net, struct ecp_conn_src *s,
+			 struct sk_buff *skb, const struct ecp_seg *p)
+{
+	struct ecp_conn *c = s->conn, *to_free = NULL;
+	struct ecp_task *t = c->t;
+	struct sk_buff_head q;
+
+	__skb_queue_head_init(&q);
+	spin_lock_bh(&t->lock);
+	if (t->conn != c || c->dead)
+		goto out;
+	c->last_rx = jiffies;
+	s->last_rx = c->last_rx;
+	if (p->flags & TCPHDR_RST) {
+		/* Refused in the handshake, or reset later. */
+		if (!s->synack) {
+			if (!(p->flags & TCPHDR_ACK) || p->ack != c->a_isn + 1) {
+				ecp_stats_drop(&t->stats,
+					       ECPROXY_DROP_OUT_OF_WINDOW);
+				goto out;
+			}
+			ecp_conn_abort(c, &q, ECPROXY_ERR_SOURCE_REFUSED,
+				       s->idx, false, s->idx);
+		} else {
+			s64 off = ecp_seq_to_off(p->seq, s->isn + 1, s->ref);
+
+			if (off < 0 || off > s->ref + (1U << 30)) {
+				ecp_stats_drop(&t->stats,
+					       ECPROXY_DROP_OUT_OF_WINDOW);
+				goto out;
+			}
+			ecp_conn_abort(c, &q, ECPROXY_ERR_SOURCE_RESET,
+				       s->idx, false, s->idx);
+		}
+		to_free = c;
+		goto out;
+	}
+	if ((p->flags & (TCPHDR_SYN | TCPHDR_ACK)) ==
+	    (TCPHDR_SYN | TCPHDR_ACK)) {
+		ecp_conn_source_synack(c, s, p, &q);
+		goto out;
+	}
+	if (!s->synack || c->state == ECPROXY_CONN_HANDSHAKE) {
+		ecp_stats_drop(&t->stats, ECPROXY_DROP_BAD_FLAGS);
+		goto out;
+	}
+	if (!ecp_conn_source_seg(c, s, skb, p, &q))
+		to_free = c;
+out:
+	spin_unlock_bh(&t->lock);
+	ecp_xmit_queue(net, &q);
+	if (to_free)
+		ecp_conn_free(to_free);
+}
+

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The connection state shared by the data path's files, which are split by
+ * concern: conn.c (lifetime: ports, set-up, timer, teardown), conn_out.c
+ * (the segments S originates, pushing complete bytes to A), conn_client.c
+ * (segments from A) and conn_source.c (segments from the sources).  See
+ * conn.h for the sequence spaces and the locking rules: every function
+ * here expects the task's lock held unless it says otherwise.
+ */
+#ifndef _ECP_CONN_STATE_H
+#define _ECP_CONN_STATE_H
+
+#include <linux/skbuff.h>
+#include <linux/timer.h>
+#include <linux/types.h>
+
+#include "conn.h"
+#include "dbuf.h"
+#include "ebsn.h"
+#include "ivset.h"
+#include "seq.h"
+
+#define ECP_TICK	(HZ / 20)
+#define ECP_RTO_MIN	(HZ / 5)
+#define ECP_RTO_MAX	(3 * HZ)
+/* First repetition of the SYN-ACK to A (RFC 6298 §2.1: 1 s). */
+#define ECP_SYNACK_RTO	HZ
+/* Segments re-sent when the RTO fires. */
+#define ECP_RTO_SEGS	4
+/* MSS assumed when a SYN carries none (RFC 9293 §3.7.1). */
+#define ECP_DEFAULT_MSS	536
+
+struct ecp_conn_src {
+	struct hlist_node node;		/* ecp_conn_hash, RCU */
+	struct ecp_conn *conn;
+	unsigned int idx;
+	__be16 lport;			/* S's port towards this source */
+	bool hashed;
+	bool synack;			/* its SYN-ACK arrived */
+	bool fin;
+	u8 ws;				/* shift of the windows it sends */
+	u8 ws_out;			/* shift of the windows S sends it */
+	u16 mss;
+	u32 isn;
+	u32 win;			/* its window, bytes */
+	u64 acked;			/* offset of A's stream it acked */
+	u64 fin_off;			/* stream length, if fin */
+	u64 ref;			/* highest offset seen */
+	unsigned long last_rx;		/* jiffies of its last segment */
+	u32 last_ack;			/* fields of the last ACK S sent it */
+	u16 last_win;
+	struct ecp_ivset iv;
+	struct ecp_ebsn_src ebsn;
+};
+
+struct ecp_conn {
+	struct ecp_task *t;		/* holds a reference */
+	struct net *net;
+	struct rcu_head rcu;
+	struct timer_list timer;
+	bool dead;
+	bool synack_sent;		/* SYN-ACK sent to A */
+	bool fin_sent;			/* FIN sent to A */
+	bool a_fin;			/* FIN received from A */
+	u8 state;			/* enum ecproxy_conn_state */
+	u8 dupacks;
+	__be32 vip;
+	__be32 a_addr;
+	__be16 vport;
+	__be16 a_port;
+	u32 a_isn;
+	u32 s_isn;
+	u16 a_syn_win;			/* A's SYN window, for the SYNs */
+	s8 a_wscale;			/* A's shift, -1 if not offered */
+	u8 a_ws;			/* shift of A's windows */
+	u8 s_ws;			/* shift of the windows S sends A */
+	u16 a_mss;			/* largest segment S sends A */
+	u16 b_mss;			/* largest segment a source path allows */
+	u32 a_win;			/* A's window, bytes */
+	u64 a_acked;			/* S-stream offset A acked (FIN = +1) */
+	u64 snd_nxt;			/* S-stream data sent to A */
+	u64 a_rcv;			/* A-stream offset after A's last byte */
+	u64 a_fin_off;
+	unsigned long start;
+	unsigned long last_rx;		/* from any side */
+	unsigned long a_last_rx;	/* from A */
+	unsigned long last_progress;	/* last time A's ack moved */
+	unsigned long linger_start;
+	unsigned long rto;
+	struct ecp_dbuf dbuf;
+	unsigned int k;
+	struct ecp_conn_src src[];
+};
+
+/* The ack S gives source s: A's acknowledged offset, in s's space. */
+static inline u32 ecp_conn_ack_b(const struct ecp_conn *c,
+			  const struct ecp_conn_src *s)
+{
+	return ecp_off_to_seq(c->a_acked, s->isn + 1);
+}
+
+/*
+ * Can a duplicate ACK make s resend the hole at its low watermark?  Only
+ * if the last ACK it got was for exactly that offset and it sent bytes
+ * past it.
+ */
+static inline bool ecp_conn_src_holed(const struct ecp_conn *c,
+			       const struct ecp_conn_src *s)
+{
+	return ecp_ivset_count(&s->iv) &&
+	       ecp_ivset_low(&s->iv) == c->a_acked &&
+	       s->last_ack == ecp_conn_ack_b(c, s);
+}
+
+/* ---- conn.c ------------------------------------------------------------ */
+
+/* A's SYN to an idle task: start the k handshakes. */
+struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
+				const struct ecp_seg *p, struct sk_buff_head *q);
+void ecp_conn_set_state(struct ecp_conn *c, u8 state);
+/* Detach c from its task; the caller frees it after unlocking. */
+void ecp_conn_finish(struct ecp_conn *c);
+/* After teardown (dead set, task->conn cleared), unlocked, not in hardirq. */
+void ecp_conn_free(struct ecp_conn *c);
+
+/* ---- conn_out.c -------------------------------------------------------- */
+
+void ecp_conn_send_syn(struct ecp_conn *c, struct ecp_conn_src *s,
+		       struct sk_buff_head *q);
+void ecp_conn_send_synack(struct ecp_conn *c, struct sk_buff_head *q);
+/*
+ * A segment to source s carrying A's sequence number @seq, flags and
+ * payload [off, off + len) of A's skb (may be NULL for a pure ACK).
+ */
+void ecp_conn_send_b(struct ecp_conn *c, struct ecp_conn_src *s,
+		     struct sk_buff_head *q, u32 seq, u8 flags,
+		     const struct sk_buff *skb, unsigned int off,
+		     unsigned int len);
+/* @n duplicate ACKs to a source with a hole, see conn_out.c. */
+void ecp_conn_prompt(struct ecp_conn *c, struct ecp_conn_src *s,
+		     struct sk_buff_head *q, unsigned int n);
+/*
+ * Reset every side, record why and detach.  @skip_a / @skip_src: the side
+ * that reset us needs no RST back (-1 for none).  Caller frees c.
+ */
+void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q,
+		    u8 err, int err_src, bool skip_a, int skip_src);
+/* Resend up to @segs segments from A's acknowledged offset. */
+void ecp_conn_resend(struct ecp_conn *c, struct sk_buff_head *q,
+		     unsigned int segs);
+/*
+ * Send A the complete bytes it has not seen, within its window, then the
+ * FIN once every source has finished at the same length.  Returns false
+ * if the connection was aborted (lengths differ).
+ */
+bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q);
+/* Everything is closed and acknowledged both ways: linger. */
+void ecp_conn_check_done(struct ecp_conn *c);
+
+#endif
