@@ -36,7 +36,10 @@ const char *ecf_fail_name(enum ecf_fail f)
 
 int ecf_sink_init(struct ecf_sink *s, int fd)
 {
+	struct stat st;
+
 	s->fd = fd;
+	s->deferred = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode);
 	s->bytes = 0;
 	s->md = EVP_MD_CTX_new();
 	if (!s->md || !EVP_DigestInit_ex(s->md, EVP_sha256(), NULL))
@@ -57,7 +60,7 @@ int ecf_sink_reset(struct ecf_sink *s)
 
 static int sink_put(struct ecf_sink *s, const uint8_t *p, size_t len)
 {
-	if (!EVP_DigestUpdate(s->md, p, len))
+	if (!s->deferred && !EVP_DigestUpdate(s->md, p, len))
 		return -1;
 	s->bytes += len;
 	while (s->fd >= 0 && len) {
@@ -74,15 +77,29 @@ static int sink_put(struct ecf_sink *s, const uint8_t *p, size_t len)
 	return 0;
 }
 
-void ecf_sink_final(struct ecf_sink *s, char hex[65])
+int ecf_sink_final(struct ecf_sink *s, char hex[65])
 {
-	unsigned char d[EVP_MAX_MD_SIZE];
+	unsigned char d[EVP_MAX_MD_SIZE], buf[65536];
 	unsigned int n = 0;
+	uint64_t off = 0;
+	int ret = 0;
 
+	while (s->deferred && off < s->bytes) {
+		size_t want = s->bytes - off < sizeof(buf) ? (size_t)(s->bytes - off) : sizeof(buf);
+		ssize_t got = pread(s->fd, buf, want, (off_t)off);
+
+		if (got <= 0) {
+			ret = -1;
+			break;
+		}
+		EVP_DigestUpdate(s->md, buf, (size_t)got);
+		off += (uint64_t)got;
+	}
 	EVP_DigestFinal_ex(s->md, d, &n);
 	for (unsigned int i = 0; i < n && i < 32; i++)
 		snprintf(hex + 2 * i, 3, "%02x", d[i]);
 	hex[64] = '\0';
+	return ret;
 }
 
 void ecf_sink_free(struct ecf_sink *s)

@@ -35,15 +35,20 @@ const char *ecf_fail_name(enum ecf_fail f);
 
 struct ecf_sink {
 	int fd;			/* -1: discard after hashing */
+	int deferred;		/* hash the file at the end, not on the way */
 	uint64_t bytes;
 	void *md;		/* EVP_MD_CTX * */
 };
 
+/*
+ * With a regular file, the hash is computed by reading the file back in
+ * ecf_sink_final(), so that a measured fetch does not pay for it.
+ */
 int ecf_sink_init(struct ecf_sink *s, int fd);
 /* Start over (for a fallback): rewind and truncate the output, new hash. */
 int ecf_sink_reset(struct ecf_sink *s);
-/* Finish the hash into hex (65 bytes). */
-void ecf_sink_final(struct ecf_sink *s, char hex[65]);
+/* Finish the hash into hex (65 bytes); returns -1 if the file cannot be read. */
+int ecf_sink_final(struct ecf_sink *s, char hex[65]);
 void ecf_sink_free(struct ecf_sink *s);
 
 struct ecf_opts {

@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make demo: one erasure-coded block loses a data fragment, and node A
+# rebuilds it three ways under the same cap on its link: replication (a
+# plain copy of a replica, the ceiling), native EC (A reads k fragments and
+# decodes them), and ecproxy (A reads one stream from the proxy on the
+# router S).  Run as root with ecproxy installed (in the VM: make demo).
+#
+# Knobs (environment):
+#   DEMO_SIZE     block size in bytes, k/m/g suffixes (default 64m)
+#   DEMO_CAP      tc rate of A's link (default 80mbit: TCG-bound below that)
+#   DEMO_PROFILE  coding profile (default isal-cauchy, HDFS's RS)
+#   DEMO_K, DEMO_M, DEMO_LOST   the code and the lost fragment (6, 3, 2)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib/topo.sh"
+
+size=${DEMO_SIZE:-64m}
+cap=${DEMO_CAP:-80mbit}
+profile=${DEMO_PROFILE:-isal-cauchy}
+k=${DEMO_K:-6}
+m=${DEMO_M:-3}
+lost=${DEMO_LOST:-2}
+bytes=$(numfmt --from=iec "${size^^}") || { echo "demo: bad DEMO_SIZE $size" >&2; exit 2; }
+tmp=$(mktemp -d)
+TOPO_P=ecp-demo
+trap 'topo_cleanup; rm -rf "$tmp"' EXIT
+
+say() { topo_log "demo: $*"; }
+
+modprobe ecproxy || exit 1
+say "machine:"
+topo_env | sed 's/^/    /' >&2
+say "topology: router S (ecproxy), node A, $((k + m)) storage nodes; A's link capped at $cap"
+topo_setup 1 $((k + m)) || exit 1
+topo_cap 1 "$cap" || exit 1
+say "encoding a random $size block with $profile RS($k,$m)"
+topo_encode "$tmp" "$profile" "$k" "$m" "$bytes" || exit 1
+sha=$(sha256sum < "$tmp/frag.$lost" | cut -d' ' -f1)
+say "storing fragments on the nodes; node $((lost + 1)) (data fragment $lost, $TOPO_FRAGSIZE bytes) is lost"
+topo_store "$tmp" "$k" "$m" "$lost" || exit 1
+topo_task 1 "$profile" "$k" "$m" "$lost" >&2 || exit 1
+# A writes the fragment to a file, as a rebuilding node would.
+TOPO_OUTDIR=$tmp
+
+declare -A rate time cpu ok
+fail=0
+for way in replication native ecproxy; do
+	say "$way: rebuilding fragment $lost in A ..."
+	j=$(topo_way $way 1 1 "$profile" "$k" "$m" "$lost" "$sha")
+	if [ "$(jget "$j" ok)" != true ] || [ "$(jget "$j" sha256_ok)" != true ]; then
+		say "$way FAILED: $(jget "$j" message)"
+		ip netns exec "$TOPO_S" "$ECCTL" task show -s >&2
+		fail=1
+		rate[$way]=0 time[$way]=0 cpu[$way]=0 ok[$way]="FAILED"
+		continue
+	fi
+	rate[$way]=$(jget "$j" mbit_s)
+	time[$way]=$(jget "$j" wall_s)
+	cpu[$way]=$(jget "$j" cpu_s)
+	ok[$way]="sha256 OK"
+	say "$way: $(printf '%.1f' "${rate[$way]}") Mbit/s, $(printf '%.2f' "${time[$way]}") s, A's CPU $(printf '%.2f' "${cpu[$way]}") s"
+done
+ip netns exec "$TOPO_S" "$ECCTL" task show id 1 -s >&2
+
+capbits=$(numfmt --from=si "$(echo "${cap%bit}" | tr 'a-z' 'A-Z')")
+echo
+echo "ecproxy demo: $profile RS($k,$m), $size block, fragment $lost lost ($TOPO_FRAGSIZE bytes), A's link $cap"
+echo
+printf '%-12s %12s %9s %12s %16s %14s  %s\n' way "rate Mbit/s" "time s" "A CPU s" "speed-up/native" "of replication" check
+for way in replication native ecproxy; do
+	awk -v w="$way" -v r="${rate[$way]}" -v t="${time[$way]}" -v c="${cpu[$way]}" \
+	    -v tn="${time[native]}" -v rr="${rate[replication]}" -v ok="${ok[$way]}" 'BEGIN {
+		printf "%-12s %12.1f %9.2f %12.2f %15.2fx %13.0f%%  %s\n", w, r, t, c,
+			(t > 0 ? tn / t : 0), (rr > 0 ? 100 * r / rr : 0), ok }'
+done
+echo
+# The comparison means something only when the link, not the emulated CPU,
+# is the limit: replication must get close to the cap.
+if awk -v r="${rate[replication]}" -v c="$capbits" 'BEGIN { exit !(r * 1e6 < 0.8 * c) }'; then
+	echo "WARNING: replication reached only $(printf '%.0f' "${rate[replication]}") Mbit/s of the $cap cap:"
+	echo "         this machine is CPU-bound, not link-bound; lower DEMO_CAP."
+fi
+exit $fail
