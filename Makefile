@@ -53,7 +53,15 @@ else
 	selftests/vm/run --kernel debian --timeout 1200 -- env $(DEMO_ENV) bench/demo.sh
 endif
 
-bench: bench-gf
+# make bench [VM=0] [BENCH_SIZE=reduced|full]: see bench/run.sh; results,
+# plots and summary.md in build/bench.
+bench: deps all
+	$(MAKE) -C bench/gf
+ifeq ($(VM),0)
+	env ECP_KO=$(CURDIR)/ecproxy.ko $(DEMO_ENV) bench/run.sh $(CURDIR)/build/bench
+else
+	selftests/vm/run --kernel debian --timeout 3000 -- env $(DEMO_ENV) bench/run.sh $(CURDIR)/build/bench
+endif
 
 bench-gf: deps all
 	$(MAKE) -C bench/gf
