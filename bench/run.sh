@@ -8,7 +8,8 @@
 #   bench/run.sh [OUTDIR]
 #
 # Environment:
-#   BENCH_SIZE   reduced (default; under 30 min in a 2-core TCG VM) or full
+#   BENCH_SIZE   reduced (default; under 30 min in a 2-core TCG VM), full
+#                (real hardware) or tiny (a smoke run of every figure)
 #   BENCH_CAP    tc rate of each A's link (default: reduced 2mbit, full 1gbit)
 #   BENCH_ONLY   space-separated subset of: gf codes buffer concurrency
 #                latency uncapped
@@ -48,7 +49,17 @@ full)
 	lat_sizes="$((384 << 10)) $((6 << 20)) $((96 << 20)) $((384 << 20))"
 	unc_frag=$((256 << 20))
 	;;
-*) echo "bench: BENCH_SIZE is reduced or full" >&2; exit 2 ;;
+tiny)	# a smoke run of every figure, a few minutes
+	cap=${BENCH_CAP:-2mbit}
+	frag=$((64 << 10))
+	rtt=200
+	buffers="8k 64k"
+	conc="1 2"
+	conc_frag=$((32 << 10))
+	lat_sizes="$((96 << 10))"
+	unc_frag=$((256 << 10))
+	;;
+*) echo "bench: BENCH_SIZE is tiny, reduced or full" >&2; exit 2 ;;
 esac
 capbits=$(numfmt --from=si "$(echo "${cap%bit}" | tr 'a-z' 'A-Z')")
 

@@ -15,7 +15,7 @@
 # (tbf) sits, so the three ways of rebuilding share one bottleneck.
 #
 # Functions: topo_setup NA NB, topo_cleanup, topo_cap I RATE, topo_delay I MS,
-# topo_uncap I, topo_encode DIR PROFILE K M SIZE, topo_serve NODE FILE PORT,
+# topo_uncap I, topo_bytes_out_gt ID N, topo_encode DIR PROFILE K M SIZE, topo_serve NODE FILE PORT,
 # topo_stop_servers, topo_task ID PROFILE K M LOST [BUFFER], topo_sources,
 # topo_fetch I ARGS... (ecfetch in A_I), topo_env (machine description).
 
@@ -46,9 +46,22 @@ topo_cleanup() {
 	return 0
 }
 
+# topo_node NS SIF NET: namespace NS linked to S by veth SIF (S's side,
+# NET.1/24) and "to-s" (NS's side, NET.2/24, default route).
+topo_node() {
+	ip netns add "$1" || return 1
+	ip -n "$1" link set lo up
+	ip -n "$TOPO_S" link add "$2" type veth peer name to-s netns "$1"
+	ip -n "$TOPO_S" addr add "$3.1/24" dev "$2"
+	ip -n "$TOPO_S" link set "$2" up
+	ip -n "$1" addr add "$3.2/24" dev to-s
+	ip -n "$1" link set to-s up
+	ip -n "$1" route add default via "$3.1"
+}
+
 # topo_setup NA NB: S, NA clients and NB storage nodes.
 topo_setup() {
-	local i ns
+	local i
 	TOPO_NA=$1
 	TOPO_NB=$2
 	ip netns add "$TOPO_S" || return 1
@@ -56,26 +69,10 @@ topo_setup() {
 	ip -n "$TOPO_S" addr add $TOPO_VIP/32 dev lo
 	ip netns exec "$TOPO_S" sysctl -qw net.ipv4.ip_forward=1
 	for i in $(seq 1 "$TOPO_NA"); do
-		ns=$TOPO_P-a$i
-		ip netns add "$ns"
-		ip -n "$ns" link set lo up
-		ip -n "$TOPO_S" link add s-a$i type veth peer name a-s netns "$ns"
-		ip -n "$TOPO_S" addr add 10.1.$i.1/24 dev s-a$i
-		ip -n "$TOPO_S" link set s-a$i up
-		ip -n "$ns" addr add 10.1.$i.2/24 dev a-s
-		ip -n "$ns" link set a-s up
-		ip -n "$ns" route add default via 10.1.$i.1
+		topo_node "$TOPO_P-a$i" s-a"$i" 10.1."$i" || return 1
 	done
 	for i in $(seq 1 "$TOPO_NB"); do
-		ns=$TOPO_P-b$i
-		ip netns add "$ns"
-		ip -n "$ns" link set lo up
-		ip -n "$TOPO_S" link add s-b$i type veth peer name b-s netns "$ns"
-		ip -n "$TOPO_S" addr add 10.2.$i.1/24 dev s-b$i
-		ip -n "$TOPO_S" link set s-b$i up
-		ip -n "$ns" addr add 10.2.$i.2/24 dev b-s
-		ip -n "$ns" link set b-s up
-		ip -n "$ns" route add default via 10.2.$i.1
+		topo_node "$TOPO_P-b$i" s-b"$i" 10.2."$i" || return 1
 	done
 }
 
@@ -90,12 +87,12 @@ topo_cap() {
 # topo_delay I MS: delay A_I's outgoing packets (its ACKs), which is the
 # RTT between A_I and every sender.
 topo_delay() {
-	ip netns exec "$TOPO_P-a$1" tc qdisc replace dev a-s root netem delay "$2"ms limit 100000
+	ip netns exec "$TOPO_P-a$1" tc qdisc replace dev to-s root netem delay "$2"ms limit 100000
 }
 
 topo_uncap() {
 	ip netns exec "$TOPO_S" tc qdisc del dev s-a"$1" root 2>/dev/null
-	ip netns exec "$TOPO_P-a$1" tc qdisc del dev a-s root 2>/dev/null
+	ip netns exec "$TOPO_P-a$1" tc qdisc del dev to-s root 2>/dev/null
 	return 0
 }
 
@@ -187,6 +184,14 @@ topo_way() {
 	ecproxy) topo_fetch "$i" proxy $TOPO_VIP:$((7000 + id)) "${code[@]}" \
 			"${TOPO_SOURCES[@]}" nofallback "${common[@]}" ;;
 	esac
+}
+
+# topo_bytes_out_gt ID N: task ID has sent its client more than N bytes.
+topo_bytes_out_gt() {
+	local out
+	out=$(ip netns exec "$TOPO_S" "$ECCTL" task show id "$1" -s 2>/dev/null |
+	      sed -n 's/.*bytes in [0-9]* out \([0-9]*\) .*/\1/p')
+	[ -n "$out" ] && [ "$out" -gt "$2" ]
 }
 
 # jget JSON KEY: one field of a JSON summary.

@@ -80,17 +80,11 @@ pp topo_task_del 2
 
 # Reset mid-transfer: a slow link to A, the task deleted once some bytes
 # have gone out.  The output file already holds them; the fallback rewinds.
-bytes_out_gt() {
-	local out
-	out=$(ip netns exec "$TOPO_S" "$ECCTL" task show id "$1" -s 2>/dev/null |
-	      sed -n 's/.*bytes in [0-9]* out \([0-9]*\) .*/\1/p')
-	[ -n "$out" ] && [ "$out" -gt "$2" ]
-}
 pp topo_cap 1 4mbit
 pp topo_task 3 $profile $k $m $lost
 fetch 3 "$tmp/o4" &
 fpid=$!
-if wait_for 60 bytes_out_gt 3 100000; then
+if wait_for 60 topo_bytes_out_gt 3 100000; then
 	pp topo_task_del 3
 	wait $fpid
 	rc=$(cat "$tmp/rc")
