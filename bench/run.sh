@@ -66,15 +66,6 @@ capbits=$(numfmt --from=si "$(echo "${cap%bit}" | tr 'a-z' 'A-Z')")
 say() { topo_log "bench: $*"; }
 want() { [[ " $only " == *" $1 "* ]]; }
 
-md=$out/summary.md
-{
-	echo "# ecproxy benchmarks ($size)"
-	echo
-	topo_env | sed 's/^/- /'
-	echo "- A's link cap: $cap"
-	echo
-} > "$md.env"
-
 if want gf; then
 	say "GF kernels against ISA-L"
 	"$TOPO_TOP/bench/gf/run.sh" "$out" >/dev/null || say "gf bench failed"
