@@ -40,14 +40,14 @@ fetch() {
 	cat "$tmp/json" >&2
 }
 
-# check DESC WANT_RC WANT_PATH WANT_REASON OUT
+# check DESC WANT_RC "PATH FALLBACK REASON" OUT
 check() {
 	local got
 	got=$(jq -r '[.path, .fallback, (.fallback_reason // "-"), .sha256_ok] | join(" ")' "$tmp/json")
-	if [ "$rc" = "$2" ] && [ "$got" = "$3 true" ] && cmp -s "$5" "$tmp/d/frag.$lost"; then
+	if [ "$rc" = "$2" ] && [ "$got" = "$3 true" ] && cmp -s "$4" "$tmp/d/frag.$lost"; then
 		tap_ok "$1"
 	else
-		tap_fail "$1" "exit $rc (want $2), got \"$got\" (want \"$3 true\"), $(stat -c %s "$5" 2>/dev/null) bytes"
+		tap_fail "$1" "exit $rc (want $2), got \"$got\" (want \"$3 true\"), $(stat -c %s "$4" 2>/dev/null) bytes"
 	fi
 }
 
