@@ -76,12 +76,17 @@ topo_setup() {
 	done
 }
 
-# topo_cap I RATE: cap what reaches A_I (e.g. 200mbit).  The queue holds
-# 100 ms at the rate so that k converging streams are not starved by drops
-# alone.
+# topo_cap I RATE: cap what reaches A_I (e.g. 200mbit).  The bucket holds
+# 10 ms at the rate (at least 16 KiB: one TSO segment and a timer tick at
+# low rates), so that small transfers are not one free burst; the queue
+# holds 100 ms, so that k converging streams are not starved by drops alone.
 topo_cap() {
+	local bits burst
+	bits=$(numfmt --from=si "$(echo "${2%bit}" | tr 'a-z' 'A-Z')") || return 1
+	burst=$((bits / 8 / 100))
+	[ $burst -ge 16384 ] || burst=16384
 	ip netns exec "$TOPO_S" tc qdisc replace dev s-a"$1" root \
-		tbf rate "$2" burst 64kb latency 100ms
+		tbf rate "$2" burst $burst latency 100ms
 }
 
 # topo_delay I MS: delay A_I's outgoing packets (its ACKs), which is the
