@@ -158,29 +158,32 @@ fi
 
 # --- concurrent reconstructions, one A and many As (paper Fig. 11) --------
 # conc_run N SPREAD: N tasks at once, to A_1 (SPREAD=1) or to A_1..A_N;
-# prints the aggregate Mbit/s and the number of exact results.
+# every client starts at the same instant (ecfetch start); prints the
+# aggregate Mbit/s (all bytes over first start to last end) and the number
+# of exact results.
 conc_run() {
-	local n=$1 spread=$2 t a pids=() exact=0 t0 t1 total=0 sha
+	local n=$1 spread=$2 t a pids=() exact=0 at sha
 	sha=$(sha256sum < "$tmp/d/frag.0" | cut -d' ' -f1)
 	for t in $(seq 1 "$n"); do
 		topo_task $((100 + t)) isal-cauchy 3 2 0 >&2
 	done
-	t0=$(date +%s.%N)
+	at=$(awk -v n="$n" -v now="$(date +%s.%N)" 'BEGIN { printf "%.3f", now + 3 + n / 2 }')
 	for t in $(seq 1 "$n"); do
 		a=$([ "$spread" = 1 ] && echo 1 || echo $(((t - 1) % nas + 1)))
-		TOPO_OUTDIR="$tmp/c$t" topo_way ecproxy "$a" $((100 + t)) isal-cauchy 3 2 0 "$sha" \
+		TOPO_OUTDIR="$tmp/c$t" topo_fetch "$a" proxy $TOPO_VIP:$((7100 + t)) \
+			sha256 "$sha" size "$TOPO_FRAGSIZE" timeout 60000 start "$at" \
 			> "$tmp/conc.$t" &
 		pids+=($!)
 	done
 	wait "${pids[@]}"
-	t1=$(date +%s.%N)
 	for t in $(seq 1 "$n"); do
 		[ "$(jq -r .sha256_ok "$tmp/conc.$t" 2>/dev/null)" = true ] && exact=$((exact + 1))
 		ip netns exec "$TOPO_S" "$ECCTL" task del id $((100 + t))
 	done
-	total=$(awk -v n="$n" -v f="$conc_frag" -v a="$t0" -v b="$t1" \
-		'BEGIN { printf "%.3f", n * f * 8 / (b - a) / 1e6 }')
-	echo "$total $exact"
+	jq -s -r '"\((map(.bytes) | add) * 8 / ((map(.t_end) | max) - (map(.t_start) | min)) / 1e6)"' \
+		"$tmp"/conc.* | tr '\n' ' '
+	echo "$exact"
+	rm -f "$tmp"/conc.*
 }
 if want concurrency; then
 	echo "tasks,clients,aggregate_mbit_s,exact,cap_mbit_s_per_client" > "$out/concurrency.csv"

@@ -32,6 +32,7 @@ static void usage(FILE *f)
 		"CODE   := code PROFILE k K m M lost I [ matrix SPEC ]\n"
 		"          source ADDR:PORT:FRAG [ source ADDR:PORT:FRAG ... ]   (K sources)\n"
 		"COMMON := [ sha256 HEX ] [ size BYTES ] [ timeout MS ] [ buffer BYTES ]\n"
+		"          [ start EPOCH ]\n"
 		"\n"
 		"copy    reads ADDR:PORT as it is (a replica of the fragment).\n"
 		"native  reads the K fragment servers at once and decodes fragment I on\n"
@@ -42,7 +43,9 @@ static void usage(FILE *f)
 		"        says so (exit status 3).  nofallback disables that.\n"
 		"sha256  expected hash of the fragment; size its expected length.\n"
 		"timeout connect and idle timeout, ms (default 10000).  buffer: receive\n"
-		"        buffer per stream (default 256k).\n"
+		"        buffer per stream (default 256k).  start: begin at this\n"
+		"        CLOCK_REALTIME second (fractions allowed), to line up several\n"
+		"        clients; the JSON has t_start and t_end on the same clock.\n"
 		"-o FILE writes the bytes (a regular file, rewound for a fallback, is\n"
 		"        hashed after the clock stops); default: hash and discard.  -j prints a JSON summary on stdout,\n"
 		"        -q drops the summary line on stderr.\n"
@@ -70,6 +73,7 @@ struct args {
 	uint8_t coef[ECP_MAX_K];
 	int fallback;
 	const char *sha;
+	double start;		/* CLOCK_REALTIME seconds to begin at, 0: now */
 	struct ecf_opts o;
 };
 
@@ -191,6 +195,12 @@ static int parse(struct args *a, int argc, char **argv)
 			if (parse_long(kw, val, 1, 3600000, &v))
 				return EXIT_USAGE;
 			a->o.timeout_ms = (int)v;
+		} else if (!strcmp(kw, "start")) {
+			char *end;
+
+			a->start = strtod(val, &end);
+			if (end == val || *end || a->start < 0)
+				return usage_err("\"start %s\": expected seconds since the epoch", val);
 		} else if (!strcmp(kw, "buffer")) {
 			if (parse_long(kw, val, 4096, 64 << 20, &v))
 				return EXIT_USAGE;
@@ -217,6 +227,27 @@ static double elapsed(const struct timespec *t0)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static double realtime(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Sleep until the CLOCK_REALTIME second at. */
+static void wait_until(double at)
+{
+	struct timespec ts;
+
+	if (at <= 0)
+		return;
+	ts.tv_sec = (time_t)at;
+	ts.tv_nsec = (long)((at - (double)ts.tv_sec) * 1e9);
+	while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
 }
 
 static double tv(const struct timeval *t)
@@ -255,7 +286,7 @@ int main(int argc, char **argv)
 	struct args a;
 	const char *outpath = NULL;
 	int json = 0, quiet = 0, opt, ret, fd = -1, native, fell_back = 0;
-	double proxy_s = 0, wall, user, sys;
+	double proxy_s = 0, wall, user, sys, t_start;
 	char hex[65] = "";
 	int sha_ok = -1;
 
@@ -285,7 +316,9 @@ int main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 
+	wait_until(a.start);
 	getrusage(RUSAGE_SELF, &ru0);
+	t_start = realtime();
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	native = !strcmp(a.mode, "native");
 	ret = attempt(&a, native, &sink, &r);
@@ -340,6 +373,8 @@ int main(int argc, char **argv)
 		}
 		json_object_object_add(o, "bytes", json_object_new_int64((int64_t)sink.bytes));
 		json_object_object_add(o, "wall_s", json_object_new_double(wall));
+		json_object_object_add(o, "t_start", json_object_new_double(t_start));
+		json_object_object_add(o, "t_end", json_object_new_double(t_start + wall));
 		json_object_object_add(o, "cpu_user_s", json_object_new_double(user));
 		json_object_object_add(o, "cpu_sys_s", json_object_new_double(sys));
 		json_object_object_add(o, "cpu_s", json_object_new_double(user + sys));
