@@ -35,7 +35,7 @@ reduced)
 	rtt=200				# ms, buffer figure
 	buffers="8k 16k 32k 64k 128k 256k"
 	conc="1 2 4 8"
-	conc_frag=$((128 << 10))
+	conc_frag=$((256 << 10))
 	lat_sizes="$((96 << 10)) $((768 << 10)) $((6 << 20))"
 	unc_frag=$((4 << 20))
 	;;
