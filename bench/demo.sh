@@ -85,4 +85,9 @@ if awk -v r="${rate[replication]}" -v c="$capbits" 'BEGIN { exit !(r * 1e6 < 0.8
 	echo "WARNING: replication reached only $(printf '%.0f' "${rate[replication]}") Mbit/s of the $cap cap:"
 	echo "         this machine is CPU-bound, not link-bound; lower DEMO_CAP."
 fi
+if awk -v e="${rate[ecproxy]}" -v r="${rate[replication]}" 'BEGIN { exit !(e < 0.8 * r) }'; then
+	echo "NOTE: ecproxy reached $(awk -v e="${rate[ecproxy]}" -v r="${rate[replication]}" \
+		'BEGIN { printf "%.0f", 100 * e / r }')% of replication; the task statistics above"
+	echo "      (resent, window-clamps, peak-buffer) show where the time went."
+fi
 exit $fail
