@@ -56,6 +56,12 @@ if [ -s "$out/codes.csv" ]; then
 		echo "|---|---:|---:|---:|---:|---:|"
 		awk -F, 'NR > 1 { printf "| %s | %.2f | %.2f | %.2f | **%.2fx** | **%.0f%%** |\n", $1, $2, $3, $4, $5, 100 * $6 }' "$out/codes-summary.csv"
 		echo
+		# Only a link-bound run compares the ways fairly.
+		capm=$(numfmt --from=si "$(echo "${cap%bit}" | tr 'a-z' 'A-Z')")
+		awk -F, -v c="$capm" 'NR > 1 { s += $2; n++ } END { if (n) { p = 100 * s / n / (c / 1e6)
+			printf "Replication reached %.0f%% of the cap on average: %s.\n", p,
+				(p >= 80 ? "the runs were link-bound" : "the machine was CPU-bound, not link-bound, so the rates mostly compare CPU costs") } }' "$out/codes-summary.csv"
+		echo
 		echo "## CPU on A per reconstructed GiB ([cpu.png](cpu.png))"
 		echo
 		echo "| code | native CPU s/GiB | ecproxy CPU s/GiB | native / ecproxy |"
