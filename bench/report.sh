@@ -91,7 +91,7 @@ if [ -s "$out/concurrency.csv" ]; then
 	awk -F, 'NR > 1 && $2 == 1 { print $1 "," $3 }' "$out/concurrency.csv" > "$out/.c1"
 	awk -F, 'NR > 1 && ($2 > 1 || $1 == 1) { print $1 "," $3 "," $2 }' "$out/concurrency.csv" > "$out/.cn"
 	plot concurrency "set title 'Concurrent RS(3,2) reconstructions through ecproxy'; set xlabel 'tasks';
-		set ylabel 'aggregate Mbit/s'; set logscale x 2; set yrange [0:*];
+		set ylabel 'aggregate Mbit/s'; set logscale x 2; set yrange [0:*]; set key bottom right;
 		plot '$out/.c1' using 1:2 with linespoints title 'one A',
 		     '$out/.cn' using 1:2 with linespoints title 'one A per task (up to 8 As)'"
 	rm -f "$out/.c1" "$out/.cn"
