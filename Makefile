@@ -2,7 +2,9 @@
 #
 #   make                 build ecproxy.ko (against KDIR) and the tools
 #   make check           all tests: userspace, KUnit and netns in VMs
-#   make demo            the main job end to end (in a VM unless VM=0)
+#   make demo            the main job end to end (in a VM unless VM=0);
+#                        DEMO_SIZE=64m DEMO_CAP=3mbit
+#   make bench           the benchmarks (bench/run.sh), results in build/bench
 #   make bench-gf        GF(2^8) kernels against ISA-L (in a VM unless VM=0)
 #   make install         module (modules_install + depmod) and tools
 #   make KDIR=/path/to/kernel/build   build for another kernel (>= 6.1)
@@ -40,10 +42,26 @@ deps:
 check:
 	scripts/check.sh
 
-demo: deps
-	@echo "make demo: not yet; it arrives with the reconstruction data path (issue 7)."
+# make demo [VM=0] [DEMO_SIZE=64m] [DEMO_CAP=80mbit]: see bench/demo.sh.
+DEMO_ENV = DEMO_SIZE=$(DEMO_SIZE) DEMO_CAP=$(DEMO_CAP) ECP_GIT=$(shell git describe --always --dirty 2>/dev/null)
+DEMO_SIZE ?= 64m
+DEMO_CAP ?= 3mbit
+demo: deps all
+ifeq ($(VM),0)
+	env $(DEMO_ENV) bench/demo.sh
+else
+	selftests/vm/run --kernel debian --timeout 1200 -- env $(DEMO_ENV) bench/demo.sh
+endif
 
-bench: bench-gf
+# make bench [VM=0] [BENCH_SIZE=reduced|full]: see bench/run.sh; results,
+# plots and summary.md in build/bench.
+bench: deps all
+	$(MAKE) -C bench/gf
+ifeq ($(VM),0)
+	env ECP_KO=$(CURDIR)/ecproxy.ko $(DEMO_ENV) bench/run.sh $(CURDIR)/build/bench
+else
+	selftests/vm/run --kernel debian --timeout 3000 -- env $(DEMO_ENV) bench/run.sh $(CURDIR)/build/bench
+endif
 
 bench-gf: deps all
 	$(MAKE) -C bench/gf

@@ -1,0 +1,159 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Plots (gnuplot, PNG) and the markdown summary for the CSVs that
+# bench/run.sh wrote in OUTDIR.  Figures whose CSV is missing are skipped.
+#
+#   bench/report.sh OUTDIR SIZE CAP
+set -u
+out=$1 size=$2 cap=$3
+md=$out/summary.md
+term="set terminal pngcairo size 640,400 font ',10'; set key top left; set grid"
+
+plot() {	# plot NAME GNUPLOT-COMMANDS
+	gnuplot -e "$term; set output '$out/$1.png'; set datafile separator ','; $2" ||
+		echo "report: plot $1 failed" >&2
+}
+
+{
+	echo "# ecproxy benchmarks ($size)"
+	echo
+	sed 's/^/- /' "$out/env.txt" 2>/dev/null
+	echo "- A's link cap (tc tbf on S): $cap"
+	echo
+	echo "Ratios are the result: under emulation (TCG) absolute rates mean little."
+	echo
+} > "$md"
+
+if [ -s "$out/codes.csv" ]; then
+	# One line per code: rates of the three ways and the ratios.
+	awk -F, 'NR > 1 { r[$1, $2] = $6; c[$1, $2] = $5; b[$1, $2] = $3; if (!($1 in seen)) { seen[$1] = 1; o[n++] = $1 } }
+		END {
+			print "code,replication_mbit_s,native_mbit_s,ecproxy_mbit_s,speedup_vs_native,ratio_to_replication,native_cpu_s_per_gib,ecproxy_cpu_s_per_gib"
+			for (i = 0; i < n; i++) {
+				k = o[i]
+				printf "%s,%.3f,%.3f,%.3f,%.2f,%.2f,%.2f,%.2f\n", k, r[k, "replication"],
+					r[k, "native"], r[k, "ecproxy"],
+					r[k, "native"] ? r[k, "ecproxy"] / r[k, "native"] : 0,
+					r[k, "replication"] ? r[k, "ecproxy"] / r[k, "replication"] : 0,
+					b[k, "native"] ? c[k, "native"] * 2^30 / b[k, "native"] : 0,
+					b[k, "ecproxy"] ? c[k, "ecproxy"] * 2^30 / b[k, "ecproxy"] : 0
+			}
+		}' "$out/codes.csv" > "$out/codes-summary.csv"
+	plot codes "set title 'Reconstruction rate vs code (A link $cap)'; set ylabel 'Mbit/s';
+		set style data histogram; set style histogram clustered gap 1; set style fill solid 0.8;
+		set yrange [0:*]; set key outside right;
+		plot '$out/codes-summary.csv' using 2:xtic(1) title 'replication',
+		     '' using 3 title 'native EC', '' using 4 title 'ecproxy'"
+	plot cpu "set title 'CPU seconds on A per reconstructed GiB'; set ylabel 'CPU s / GiB';
+		set style data histogram; set style histogram clustered gap 1; set style fill solid 0.8;
+		set yrange [0:*]; set key outside right;
+		plot '$out/codes-summary.csv' using 7:xtic(1) title 'native EC', '' using 8 title 'ecproxy'"
+	{
+		echo "## Reconstruction rate vs code ([codes.png](codes.png), [codes.csv](codes.csv))"
+		echo
+		echo "| code | replication Mbit/s | native Mbit/s | ecproxy Mbit/s | ecproxy / native | ecproxy / replication |"
+		echo "|---|---:|---:|---:|---:|---:|"
+		awk -F, 'NR > 1 { printf "| %s | %.2f | %.2f | %.2f | **%.2fx** | **%.0f%%** |\n", $1, $2, $3, $4, $5, 100 * $6 }' "$out/codes-summary.csv"
+		echo
+		# Only a link-bound run compares the ways fairly.
+		capm=$(numfmt --from=si "$(echo "${cap%bit}" | tr 'a-z' 'A-Z')")
+		awk -F, -v c="$capm" 'NR > 1 { s += $2; n++ } END { if (n) { p = 100 * s / n / (c / 1e6)
+			printf "Replication reached %.0f%% of the cap on average: %s.\n", p,
+				(p >= 80 ? "the runs were link-bound" : "the machine was CPU-bound, not link-bound, so the rates mostly compare CPU costs") } }' "$out/codes-summary.csv"
+		echo
+		echo "## CPU on A per reconstructed GiB ([cpu.png](cpu.png))"
+		echo
+		echo "| code | native CPU s/GiB | ecproxy CPU s/GiB | native / ecproxy |"
+		echo "|---|---:|---:|---:|"
+		awk -F, 'NR > 1 { printf "| %s | %.1f | %.1f | **%.1fx** |\n", $1, $7, $8, $8 ? $7 / $8 : 0 }' "$out/codes-summary.csv"
+		echo
+	} >> "$md"
+fi
+
+if [ -s "$out/buffer.csv" ]; then
+	plot buffer "set title 'ecproxy rate vs decode buffer (RTT fixed by netem)'; set xlabel 'buffer (KiB)';
+		set ylabel 'Mbit/s'; set logscale x 2; set yrange [0:*];
+		plot '$out/buffer.csv' using (\$1/1024):3 every ::1 with linespoints title 'ecproxy',
+		     '' using (\$1/1024):4 every ::1 with lines dashtype 2 title 'buffer / RTT',
+		     '' using (\$1/1024):5 every ::1 with lines dashtype 3 title 'cap'"
+	{
+		echo "## Rate vs decode buffer at RTT $(awk -F, 'NR == 2 { print $2 }' "$out/buffer.csv") ms ([buffer.png](buffer.png), [buffer.csv](buffer.csv))"
+		echo
+		echo "| buffer | ecproxy Mbit/s | buffer/RTT Mbit/s | cap Mbit/s | rate / min(buffer/RTT, cap) |"
+		echo "|---:|---:|---:|---:|---:|"
+		awk -F, 'NR > 1 { lim = $4 < $5 ? $4 : $5; printf "| %d KiB | %.2f | %.2f | %.2f | %.2f |\n", $1 / 1024, $3, $4, $5, $3 / lim }' "$out/buffer.csv"
+		echo
+	} >> "$md"
+fi
+
+if [ -s "$out/concurrency.csv" ]; then
+	awk -F, 'NR > 1 && $2 == 1 { print $1 "," $3 }' "$out/concurrency.csv" > "$out/.c1"
+	awk -F, 'NR > 1 && ($2 > 1 || $1 == 1) { print $1 "," $3 "," $2 }' "$out/concurrency.csv" > "$out/.cn"
+	plot concurrency "set title 'Concurrent RS(3,2) reconstructions through ecproxy'; set xlabel 'tasks';
+		set ylabel 'aggregate Mbit/s'; set logscale x 2; set yrange [0:*]; set key bottom right;
+		plot '$out/.c1' using 1:2 with linespoints title 'one A',
+		     '$out/.cn' using 1:2 with linespoints title 'one A per task (up to 8 As)'"
+	rm -f "$out/.c1" "$out/.cn"
+	{
+		echo "## Concurrent tasks ([concurrency.png](concurrency.png), [concurrency.csv](concurrency.csv))"
+		echo
+		echo "| tasks | clients | aggregate Mbit/s | exact | of the clients' caps |"
+		echo "|---:|---:|---:|---:|---:|"
+		awk -F, 'NR > 1 { printf "| %d | %d | %.2f | %d/%d | %.0f%% |\n", $1, $2, $3, $4, $1, 100 * $3 / ($5 * $2) }' "$out/concurrency.csv"
+		echo
+	} >> "$md"
+fi
+
+if [ -s "$out/latency.csv" ]; then
+	awk -F, 'NR > 1 { t[$1, $2] = $4; if (!($1 in s)) { s[$1] = 1; o[n++] = $1 } }
+		END { print "block_bytes,replication_s,native_s,ecproxy_s"
+		      for (i = 0; i < n; i++) printf "%s,%.3f,%.3f,%.3f\n", o[i], t[o[i], "replication"], t[o[i], "native"], t[o[i], "ecproxy"] }' \
+		"$out/latency.csv" > "$out/latency-summary.csv"
+	plot latency "set title 'Degraded read: time to rebuild one fragment, RS(6,3)'; set xlabel 'block (KiB)';
+		set ylabel 'seconds'; set logscale xy;
+		plot '$out/latency-summary.csv' using (\$1/1024):2 every ::1 with linespoints title 'replication',
+		     '' using (\$1/1024):3 every ::1 with linespoints title 'native EC',
+		     '' using (\$1/1024):4 every ::1 with linespoints title 'ecproxy'"
+	{
+		echo "## Degraded-read latency ([latency.png](latency.png), [latency.csv](latency.csv))"
+		echo
+		echo "| block | replication s | native s | ecproxy s | native / ecproxy | ecproxy / replication |"
+		echo "|---:|---:|---:|---:|---:|---:|"
+		awk -F, 'NR > 1 { printf "| %d KiB | %.3f | %.3f | %.3f | **%.2fx** | %.2fx |\n", $1 / 1024, $2, $3, $4, $4 ? $3 / $4 : 0, $2 ? $4 / $2 : 0 }' "$out/latency-summary.csv"
+		echo
+	} >> "$md"
+fi
+
+if [ -s "$out/uncapped.csv" ]; then
+	plot uncapped "set title 'Uncapped: ecproxy vs plain forwarding through S'; set ylabel 'Mbit/s';
+		set style data histogram; set style fill solid 0.8; set yrange [0:*];
+		plot '$out/uncapped.csv' using 4:xtic(1) every ::1 title 'rate to A'"
+	{
+		echo "## Uncapped: ecproxy vs plain forwarding ([uncapped.png](uncapped.png), [uncapped.csv](uncapped.csv))"
+		echo
+		echo "Softirq time is the whole machine's (S, A and the sources share one"
+		echo "kernel); the difference between the rows is S's reconstruction work."
+		echo
+		echo "| path | Mbit/s | softirq s | softirq ns/byte to A |"
+		echo "|---|---:|---:|---:|"
+		awk -F, 'NR > 1 { printf "| %s | %.2f | %.2f | %.2f |\n", $1, $4, $5, $6 }' "$out/uncapped.csv"
+		awk -F, 'NR > 1 { r[$1] = $4 } END { if (r["forwarding"]) printf "\necproxy runs at **%.0f%%** of the plain forwarding rate.\n", 100 * r["ecproxy"] / r["forwarding"] }' "$out/uncapped.csv"
+		echo
+	} >> "$md"
+fi
+
+if [ -s "$out/gf-bench.md" ]; then
+	awk -F, 'NR > 1 { print $1 "," $2 "," $3 }' "$out/gf-bench.csv" > "$out/.gf"
+	plot gf "set title 'GF(2^8) multiply-accumulate, 4 KiB'; set ylabel 'MB/s';
+		set style data histogram; set style fill solid 0.8; set yrange [0:*]; set key outside right;
+		plot '$out/.gf' using 2:xtic(1) title 'kernel', '' using 3 title 'ISA-L gf\\_vect\\_mad'"
+	rm -f "$out/.gf"
+	{
+		echo "## GF kernels vs ISA-L ([gf.png](gf.png), [gf-bench.csv](gf-bench.csv))"
+		echo
+		tail -n +2 "$out/gf-bench.md"
+		echo
+	} >> "$md"
+fi
+cat "$md"
