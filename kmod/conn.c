@@ -365,6 +365,7 @@ static void ecp_conn_timer(struct timer_list *timer)
 		if ((c->snd_nxt + c->fin_sent > c->a_acked) &&
 		    time_after_eq(now, c->last_progress + c->rto)) {
 			ecp_conn_resend(c, &q, ECP_RTO_SEGS);
+			c->recover = c->snd_nxt;
 			c->rto = min_t(unsigned long, c->rto * 2, ECP_RTO_MAX);
 			c->last_progress = now;
 		}

@@ -126,11 +126,21 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 		ecp_dbuf_release(&c->dbuf, upto);
 		for (i = 0; i < c->k; i++)
 			ecp_ivset_trim(&c->src[i].iv, upto);
+		/*
+		 * A partial ack in recovery (RFC 6582 §3.2): the next hole
+		 * starts here.  Resend it now; waiting for three more
+		 * duplicates or the RTO costs a burst loss (a full queue
+		 * on A's link) one timeout per lost segment.
+		 */
+		if (c->a_acked < c->recover)
+			ecp_conn_resend(c, q, 1);
 	} else if (ack_off == c->a_acked && !p->len && !fin &&
 		   !win_changed && c->snd_nxt > c->a_acked) {
 		/* Three duplicate ACKs: A lost what starts at a_acked. */
-		if (++c->dupacks == 3)
+		if (++c->dupacks == 3 && c->a_acked >= c->recover) {
+			c->recover = c->snd_nxt;
 			ecp_conn_resend(c, q, 1);
+		}
 	}
 
 	if (fin) {

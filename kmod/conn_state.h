@@ -64,6 +64,7 @@ struct ecp_conn {
 	bool a_fin;			/* FIN received from A */
 	u8 state;			/* enum ecproxy_conn_state */
 	u8 dupacks;
+	u64 recover;			/* snd_nxt when loss recovery began */
 	__be32 vip;
 	__be32 a_addr;
 	__be16 vport;
