@@ -24,7 +24,7 @@ import time
 from scapy.layers.inet import IP, TCP
 from scapy.layers.l2 import Ether
 
-ETH_P_IP = 0x0800
+ETH_P_ALL = 0x0003
 CLONE_NEWNET = 0x40000000
 
 
@@ -39,24 +39,37 @@ def setns(path):
 
 
 def sniffer(ifname):
+    # ETH_P_ALL: sockets for one protocol do not see outgoing packets.
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
-                      socket.htons(ETH_P_IP))
-    s.bind((ifname, ETH_P_IP))
+                      socket.htons(ETH_P_ALL))
+    s.bind((ifname, ETH_P_ALL))
     s.settimeout(1.0)
     return s
 
 
 def wait_segment(sock, match, deadline):
-    """First TCP segment on sock for which match(ip, tcp) holds."""
-    while time.time() < deadline:
+    """The latest TCP segment queued on sock for which match(ip, tcp)
+    holds, waiting for one if there is none yet."""
+    found = None
+    while found is None and time.time() < deadline:
         try:
             frame = sock.recv(70000)
         except socket.timeout:
             continue
         pkt = Ether(frame)
         if IP in pkt and TCP in pkt and match(pkt[IP], pkt[TCP]):
-            return pkt[IP], pkt[TCP]
-    sys.exit("hostile.py: no segment seen on the live connection")
+            found = pkt[IP], pkt[TCP]
+    if found is None:
+        sys.exit("hostile.py: no segment seen on the live connection")
+    sock.setblocking(False)
+    while True:
+        try:
+            frame = sock.recv(70000)
+        except BlockingIOError:
+            return found
+        pkt = Ether(frame)
+        if IP in pkt and TCP in pkt and match(pkt[IP], pkt[TCP]):
+            found = pkt[IP], pkt[TCP]
 
 
 def raw_sender():
@@ -88,7 +101,7 @@ def crafted(ready, outpath, vip, vport, a_if, b_ns, b_if, b_addr, b_port):
     tx = raw_sender()
     open(ready, "w").close()
 
-    deadline = time.time() + 120
+    deadline = time.time() + 300
     # A's side: its ACKs to the VIP carry its port, next seq and ack.
     aip, atcp = wait_segment(
         a_sniff, lambda i, t: i.dst == vip and t.dport == vport and
@@ -231,7 +244,6 @@ def fix_csum(p):
 
 def flood(vip, vport, count, secs):
     count = int(count)
-    deadline = time.time() + float(secs)
     tx = raw_sender()
     # Prebuilt: scapy is too slow to build each SYN under emulation.
     tmpl = [bytes(IP(src=f"198.18.{i >> 8 & 255}.{i & 255}", dst=vip) /
@@ -239,6 +251,7 @@ def flood(vip, vport, count, secs):
                       seq=random.getrandbits(32),
                       options=[("MSS", 1460), ("WScale", 7)]))
             for i in range(1, 1025)]
+    deadline = time.time() + float(secs)
     sent = 0
     for i in range(count):
         if i % 256 == 0 and time.time() > deadline:

@@ -128,7 +128,7 @@ prepare() {
 # background; sets apid.
 fetch() {
 	echo "[+] ip netns exec $A socat -u TCP:$VIP:$((7000 + $1)) - > out" >&2
-	timeout 120 ip netns exec $A socat -u TCP:$VIP:$((7000 + $1)) - \
+	timeout 300 ip netns exec $A socat -u TCP:$VIP:$((7000 + $1)) - \
 		> "$tmp/$1/out" 2> "$tmp/$1/err" &
 	apid=$!
 }
@@ -151,9 +151,10 @@ if ! $PY -c 'import scapy.layers.inet' 2>/dev/null; then
 	tap_done
 	exit
 fi
-# Slow A's link so that the transfer outlives the attack: a 2 MiB
-# fragment takes 8 s at 2 Mbit/s, 4 s at 4 Mbit/s.
-pp ip netns exec $S tc qdisc add dev s-a root netem rate 2mbit
+# Slow A's link so that the transfer outlives the attack (scapy builds
+# the packets slowly under emulation): a 2 MiB fragment takes 17 s at
+# 1 Mbit/s, 4 s at 4 Mbit/s.
+pp ip netns exec $S tc qdisc add dev s-a root netem rate 1mbit
 
 # ---- Crafted segments ----------------------------------------------------
 
@@ -161,7 +162,7 @@ prepare 1 $((6 << 20))
 ip netns exec $A $PY "$here/hostile.py" crafted "$tmp/ready" "$tmp/sent" \
 	$VIP 7001 a-s ${B}1 b-s 10.0.11.2 8000 2> "$tmp/crafted.err" &
 cpid=$!
-if ! wait_for 120 test -e "$tmp/ready"; then
+if ! wait_for 300 test -e "$tmp/ready"; then
 	tap_fail "crafted: packet generator ready" "$(cat "$tmp/crafted.err")"
 fi
 fetch 1
