@@ -146,6 +146,8 @@ def crafted(ready, outpath, vip, vport, a_if, b_ns, b_if, b_addr, b_port):
         if side is as_a:
             sh["out_of_window"] += [
                 side(seq=a_seq + (1 << 31)) / junk,
+                # Past any window S can offer A (64 KiB << 12).
+                side(seq=a_seq + (1 << 28)) / junk,
                 side(ack=a_ack + (1 << 30)),
                 side(ack=a_ack - (1 << 30)),
                 side(flags="R", seq=a_seq + (1 << 20)),
