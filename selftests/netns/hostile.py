@@ -10,9 +10,10 @@
       to S's source-side port as the source, from A's side of the network
       (an off-path attacker spoofing both).  Writes "REASON COUNT" lines
       to OUT: the packets sent that the module must drop as REASON.
-  hostile.py flood VIP VPORT COUNT SECS
-      Up to COUNT SYNs from 1024 spoofed clients to VIP:VPORT, for at
-      most SECS seconds; prints how many were sent.
+  hostile.py flood GO VIP VPORT COUNT SECS
+      Creates GO.ready once its packets are built; once the file GO
+      exists, up to COUNT SYNs from 1024 spoofed clients
+      to VIP:VPORT, for at most SECS seconds; prints how many were sent.
 """
 import ctypes
 import os
@@ -244,7 +245,7 @@ def fix_csum(p):
     return IP(src=ip.src, dst=ip.dst, proto=6) / bytes(raw)
 
 
-def flood(vip, vport, count, secs):
+def flood(go, vip, vport, count, secs):
     count = int(count)
     tx = raw_sender()
     # Prebuilt: scapy is too slow to build each SYN under emulation.
@@ -253,6 +254,9 @@ def flood(vip, vport, count, secs):
                       seq=random.getrandbits(32),
                       options=[("MSS", 1460), ("WScale", 7)]))
             for i in range(1, 1025)]
+    open(go + ".ready", "w").close()
+    while not os.path.exists(go):
+        time.sleep(0.05)
     deadline = time.time() + float(secs)
     sent = 0
     for i in range(count):
@@ -271,6 +275,6 @@ if __name__ == "__main__":
     if cmd == "crafted":
         crafted(*sys.argv[2:11])
     elif cmd == "flood":
-        flood(*sys.argv[2:6])
+        flood(*sys.argv[2:7])
     else:
         sys.exit(__doc__)

@@ -152,7 +152,17 @@ def error_of(msgs):
             return err, msg
         if mtype == NLMSG_DONE:
             err = -struct.unpack_from("=i", payload)[0] if payload else 0
-            return err, None
+            # A dump's error: its extended ack follows the errno.
+            msg = None
+            tlvs = payload[4:] if mflags & NLM_F_ACK_TLVS else b""
+            while len(tlvs) >= 4:
+                alen, atype = struct.unpack_from("=HH", tlvs)
+                if alen < 4:
+                    break
+                if atype == NLMSGERR_ATTR_MSG:
+                    msg = tlvs[4:alen].rstrip(b"\0").decode()
+                tlvs = tlvs[(alen + 3) & ~3:]
+            return err, msg
     return 0, None
 
 
