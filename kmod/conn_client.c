@@ -98,8 +98,13 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	}
 	ack_off = ecp_seq_to_off(p->ack, c->s_isn + 1, c->a_acked);
 	seq_off = ecp_seq_to_off(p->seq, c->a_isn + 1, c->a_rcv);
+	/*
+	 * A cannot send past the largest window S can offer it: beyond
+	 * that a segment is forged, and taking it would move a_rcv, where
+	 * S's segments to the sources start, out of their windows.
+	 */
 	if (ack_off < 0 || ack_off > snd_max || seq_off < 0 ||
-	    seq_off > c->a_rcv + (1U << 30)) {
+	    seq_off > c->a_rcv + ((u64)0xffff << c->s_ws)) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
 	}

@@ -156,8 +156,17 @@ void ecp_conn_rcv_source(struct net *net, struct ecp_conn_src *s,
 				       s->idx, false, s->idx);
 		} else {
 			s64 off = ecp_seq_to_off(p->seq, s->isn + 1, s->ref);
+			/*
+			 * In the window, as RFC 9293 §3.10.7.4 asks: no
+			 * further from what it sent than the buffer lets a
+			 * source run.  A blind reset then has to guess the
+			 * sequence to within a few MiB, not a quarter of
+			 * the sequence space.
+			 */
+			u64 span = c->dbuf.size;
 
-			if (off < 0 || off > s->ref + (1U << 30)) {
+			if (off < 0 || off + span < s->ref ||
+			    off > s->ref + span) {
 				ecp_stats_drop(&t->stats,
 					       ECPROXY_DROP_OUT_OF_WINDOW);
 				goto out;

@@ -18,8 +18,13 @@
 #include "netns.h"
 #include "task.h"
 
-/* Parse the options of a SYN: MSS and window scale, the rest ignored. */
-static bool ecp_parse_syn_opts(const u8 *opt, int len, struct ecp_seg *p)
+/*
+ * Check the options' layout on every segment, not only on SYNs: a
+ * malformed list means a broken or hostile sender, and its payload is not
+ * to be trusted either.  MSS and window scale are recorded (conn.c only
+ * uses them from SYNs), the rest is skipped.
+ */
+static bool ecp_parse_opts(const u8 *opt, int len, struct ecp_seg *p)
 {
 	while (len > 0) {
 		u8 kind = opt[0], olen;
@@ -52,6 +57,31 @@ static bool ecp_parse_syn_opts(const u8 *opt, int len, struct ecp_seg *p)
 }
 
 /*
+ * The flag combinations a TCP peer sends (those nf_conntrack accepts too),
+ * whatever the state: others (SYN+FIN, SYN+RST, no flags, FIN without
+ * ACK) are scans or attacks.  URG is refused as well: Linux takes the
+ * urgent byte out of the stream, and a proxy that forwards the bytes but
+ * not the urgent pointer would change the stream its sources see.  A RST
+ * carrying data is refused so that a reset cannot smuggle in bytes, and
+ * because no stack we talk to sends one.
+ */
+static bool ecp_flags_ok(u8 flags, unsigned int len)
+{
+	switch (flags & ~(TCPHDR_PSH | TCPHDR_ECE | TCPHDR_CWR)) {
+	case TCPHDR_RST:
+	case TCPHDR_RST | TCPHDR_ACK:
+		return !len;
+	case TCPHDR_SYN:
+	case TCPHDR_SYN | TCPHDR_ACK:
+	case TCPHDR_ACK:
+	case TCPHDR_FIN | TCPHDR_ACK:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
  * Validate the segment and fill @p.  Returns 0 or the drop reason.  The
  * checksum is verified here, before any byte of the payload is used.
  */
@@ -79,9 +109,10 @@ static int ecp_parse(struct sk_buff *skb, const struct nf_hook_state *state,
 	p->wscale = -1;
 	p->dataoff = thoff + thlen;
 	p->len = skb->len - p->dataoff;
-	if ((p->flags & TCPHDR_SYN) &&
-	    !ecp_parse_syn_opts((const u8 *)(th + 1), thlen - sizeof(*th), p))
+	if (!ecp_parse_opts((const u8 *)(th + 1), thlen - sizeof(*th), p))
 		return ECPROXY_DROP_BAD_OPTIONS;
+	if (!ecp_flags_ok(p->flags, p->len))
+		return ECPROXY_DROP_BAD_FLAGS;
 	return 0;
 }
 
@@ -102,7 +133,11 @@ static unsigned int ecp_hook_in(void *priv, struct sk_buff *skb,
 	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
 		return NF_ACCEPT;
 	thoff = iph->ihl * 4;
-	if (!pskb_may_pull(skb, thoff + sizeof(*th)))
+	/*
+	 * The ports are enough to tell whether a segment is ours; one of
+	 * ours whose header is cut short is dropped and counted below.
+	 */
+	if (!pskb_may_pull(skb, thoff + 2 * sizeof(__be16)))
 		return NF_ACCEPT;
 	iph = ip_hdr(skb);
 	th = (const struct tcphdr *)(skb->data + thoff);
@@ -121,7 +156,10 @@ static unsigned int ecp_hook_in(void *priv, struct sk_buff *skb,
 			return NF_ACCEPT;
 	}
 
-	reason = ecp_parse(skb, state, thoff, &p);
+	if (!pskb_may_pull(skb, thoff + sizeof(*th)))
+		reason = ECPROXY_DROP_TRUNCATED;
+	else
+		reason = ecp_parse(skb, state, thoff, &p);
 	if (reason) {
 		if (t)
 			ecp_stats_drop(&t->stats, reason);

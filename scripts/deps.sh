@@ -15,6 +15,8 @@ pkgs=(
 	# VM and tests
 	qemu-system-x86 busybox-static iproute2 socat ethtool jq procps
 	psmisc util-linux iputils-ping
+	# hostile-input tests: crafted packets and SYN floods
+	python3-scapy
 	# userspace libraries and oracles
 	libmnl-dev libjson-c-dev libisal-dev libjerasure-dev libgf-complete-dev
 	# docs and plots
