@@ -31,6 +31,7 @@
 #include "conn.h"
 #include "dbuf.h"
 #include "ebsn.h"
+#include "event.h"
 #include "ivset.h"
 #include "seq.h"
 #include "task.h"
@@ -473,6 +474,8 @@ static void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q,
 	t->last_error = err;
 	t->last_error_source = err_src;
 	ecp_stats_inc(&t->stats, ECP_STAT_CONNS_FAILED);
+	ecp_event_conn(c->net, t, ECPROXY_EVENT_CONN_FAILED, c->a_addr,
+		       c->a_port, c->snd_nxt, c->start, err, err_src);
 	ecp_conn_finish(c);
 	if (err_src >= 0)
 		WRITE_ONCE(t->src[err_src].state, ECPROXY_SOURCE_RESET);
@@ -560,6 +563,8 @@ static void ecp_conn_check_done(struct ecp_conn *c)
 	ecp_conn_set_state(c, ECPROXY_CONN_LINGER);
 	c->linger_start = jiffies;
 	ecp_stats_inc(&c->t->stats, ECP_STAT_CONNS_DONE);
+	ecp_event_conn(c->net, c->t, ECPROXY_EVENT_CONN_DONE, c->a_addr,
+		       c->a_port, c->snd_nxt, c->start, 0, -1);
 	for (i = 0; i < c->k; i++)
 		WRITE_ONCE(c->t->src[i].state, ECPROXY_SOURCE_CLOSED);
 }
@@ -770,6 +775,8 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	if (c->state == ECPROXY_CONN_HANDSHAKE) {
 		/* A's ACK of the SYN-ACK completes all k handshakes. */
 		ecp_conn_set_state(c, ECPROXY_CONN_ESTABLISHED);
+		ecp_event_conn(c->net, t, ECPROXY_EVENT_CONN_ESTABLISHED,
+			       c->a_addr, c->a_port, 0, c->start, 0, -1);
 		c->rto = ECP_RTO_MIN;
 		for (i = 0; i < c->k; i++)
 			WRITE_ONCE(t->src[i].state,
