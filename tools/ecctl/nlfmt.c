@@ -44,6 +44,11 @@ static const char *const conn_errors[] = {
 	[ECPROXY_ERR_TASK_DELETED] = "task-deleted",
 };
 
+const char *ecctl_fmt_conn_error(unsigned int err)
+{
+	return NAME(conn_errors, err);
+}
+
 static const char *const drop_names[] = {
 	[ECPROXY_DROP_OUT_OF_WINDOW] = "out_of_window",
 	[ECPROXY_DROP_BAD_FLAGS] = "bad_flags",

@@ -15,6 +15,9 @@ json_object *ecctl_fmt_task(const struct nlmsghdr *nlh);
 void ecctl_fmt_strip_stats(json_object *tasks);
 void ecctl_fmt_task_text(json_object *task, int stats);
 
+/* The name of an enum ecproxy_conn_error ("source-refused"). */
+const char *ecctl_fmt_conn_error(unsigned int err);
+
 /* An ECPROXY_A_STATS_* nest as a JSON object. */
 json_object *ecctl_fmt_stats(const struct nlattr *nest);
 /* Print the counters of a stats object, indented. */
