@@ -71,7 +71,11 @@ expect_jq() {
 }
 
 run -V
-case "$out" in "ecctl ecproxy-"*) [ $rc = 0 ] && ok "-V prints version" || notok "-V exit code" ;; *) notok "-V prints version" ;; esac
+ver=$(sed -n 's/^#define ECP_VERSION "\(.*\)"/\1/p' "$here/../../kmod/ecproxy.h")
+[ -n "$ver" ] && [ "$out" = "ecctl ecproxy-$ver" ] && [ $rc = 0 ] && ok "-V prints the module's version ($ver)" ||
+	notok "-V prints the module's version: $out (want $ver)"
+run -Version
+[ "$out" = "ecctl ecproxy-$ver" ] && [ $rc = 0 ] && ok "-Version too" || notok "-Version: $out"
 
 run help
 case "$out" in *"OBJECT := { code | task | stats | monitor | gf | help }"*) ok "help lists objects" ;; *) notok "help lists objects" ;; esac
