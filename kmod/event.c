@@ -24,6 +24,20 @@ static void ecp_event_dropped(struct net *net)
 	atomic64_inc(&ecp_net(net)->events_dropped);
 }
 
+/* Room for the largest event: every attribute present. */
+static size_t ecp_event_size(void)
+{
+	return nla_total_size(sizeof(u8)) +		/* TYPE */
+	       nla_total_size(sizeof(u32)) +		/* TASK_ID */
+	       2 * nla_total_size(sizeof(struct in6_addr)) + /* VIP, CLIENT */
+	       2 * nla_total_size(sizeof(u16)) +	/* PORT, CLIENT_PORT */
+	       nla_total_size(sizeof(u8)) +		/* K */
+	       2 * nla_total_size_64bit(sizeof(u64)) +	/* BYTES, DURATION */
+	       2 * nla_total_size(sizeof(u8)) +		/* ERROR, ERROR_SOURCE */
+	       nla_total_size(sizeof(struct in6_addr)) + /* SOURCE_ADDR */
+	       nla_total_size(sizeof(u16));		/* SOURCE_PORT */
+}
+
 /* A new event message, or NULL if nobody listens or memory is short. */
 static struct sk_buff *ecp_event_new(struct net *net, u8 type, u32 id,
 				     gfp_t gfp, void **hdr)
@@ -32,7 +46,7 @@ static struct sk_buff *ecp_event_new(struct net *net, u8 type, u32 id,
 
 	if (!genl_has_listeners(&ecp_genl_family, net, ECP_MCGRP_EVENTS))
 		return NULL;
-	skb = genlmsg_new(NLMSG_GOODSIZE, gfp);
+	skb = genlmsg_new(ecp_event_size(), gfp);
 	if (!skb)
 		goto drop;
 	*hdr = genlmsg_put(skb, 0, 0, &ecp_genl_family, 0, ECPROXY_CMD_EVENT);

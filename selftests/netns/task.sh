@@ -291,6 +291,14 @@ if [ -n "$before" ] && [ "$before" = "$after" ]; then
 else
 	tap_fail "task 2 is exactly as before the changes" "before $before after $after"
 fi
+expect_err "show id 0: the range names id" 1 "integer out of range (id: valid range 1..4294967295)" \
+	$X task show id 0
+expect_err "del id 0: the range names id" 1 "integer out of range (id: valid range 1..4294967295)" \
+	$X task del id 0
+expect_err "stats reset id 0: the range names id" 1 \
+	"integer out of range (id: valid range 1..4294967295)" $X stats reset id 0
+expect_err "change id 0: the range names id" 1 "integer out of range (id: valid range 1..4294967295)" \
+	$X task change id 0 buffer 64k
 expect_err "change a task that does not exist" 1 "task 77 does not exist" \
 	$X task change id 77 buffer 64k
 expect_err "change: buffer out of range" 1 \

@@ -305,3 +305,34 @@ void ecctl_fmt_task_text(json_object *t, int stats)
 			       num(st, "bytes_in"), num(st, "segs_in"), num(st, "dup_bytes"));
 	}
 }
+
+/* Policy errors point at an attribute: name it the way the user typed it. */
+int ecctl_describe_task_attr(const struct nlmsghdr *req, uint32_t off, char *buf, size_t len)
+{
+	static const char *const names[ECPROXY_A_TASK_MAX + 1] = {
+		[ECPROXY_A_TASK_ID] = "id",
+		[ECPROXY_A_TASK_VIP] = "vip",
+		[ECPROXY_A_TASK_PORT] = "port",
+		[ECPROXY_A_TASK_CLIENT] = "client",
+		[ECPROXY_A_TASK_CLIENT_PREFIX] = "client prefix length",
+		[ECPROXY_A_TASK_SOURCES] = "sources",
+		[ECPROXY_A_TASK_BUFFER_SIZE] = "buffer",
+		[ECPROXY_A_TASK_HANDSHAKE_TIMEOUT] = "timeout handshake",
+		[ECPROXY_A_TASK_IDLE_TIMEOUT] = "timeout idle",
+		[ECPROXY_A_TASK_LINGER_TIMEOUT] = "timeout linger",
+	};
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr)) {
+		unsigned int type = mnl_attr_get_type(a);
+
+		if ((uint32_t)((const char *)a - (const char *)req) != off)
+			continue;
+		if (type <= ECPROXY_A_TASK_MAX && names[type])
+			snprintf(buf, len, "%s", names[type]);
+		else
+			snprintf(buf, len, "attribute %u", type);
+		return 1;
+	}
+	return 0;
+}

@@ -15,6 +15,12 @@ json_object *ecctl_fmt_task(const struct nlmsghdr *nlh);
 void ecctl_fmt_strip_stats(json_object *tasks);
 void ecctl_fmt_task_text(json_object *task, int stats);
 
+/*
+ * ecctl_nl_describe_t for requests of ECPROXY_A_TASK_* attributes: names
+ * the attribute a policy error points at as the user typed it ("buffer").
+ */
+int ecctl_describe_task_attr(const struct nlmsghdr *req, uint32_t off, char *buf, size_t len);
+
 /* The name of an enum ecproxy_conn_error ("source-refused"). */
 const char *ecctl_fmt_conn_error(unsigned int err);
 

@@ -119,7 +119,7 @@ static int stats_reset(int argc, char **argv)
 	nlh = ecctl_nl_req(nl, ECPROXY_CMD_STATS_RESET, 0);
 	if (kw[0].val)
 		mnl_attr_put_u32(nlh, ECPROXY_A_TASK_ID, (uint32_t)id);
-	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, NULL);
+	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, ecctl_describe_task_attr);
 	ecctl_nl_free(nl);
 	return ret;
 }

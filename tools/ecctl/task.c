@@ -399,37 +399,6 @@ static int code_coefs(struct add_args *a)
 	return 0;
 }
 
-/* Policy errors point at an attribute: name it the way the user typed it. */
-static int describe_add(const struct nlmsghdr *req, uint32_t off, char *buf, size_t len)
-{
-	static const char *const names[ECPROXY_A_TASK_MAX + 1] = {
-		[ECPROXY_A_TASK_ID] = "id",
-		[ECPROXY_A_TASK_VIP] = "vip",
-		[ECPROXY_A_TASK_PORT] = "port",
-		[ECPROXY_A_TASK_CLIENT] = "client",
-		[ECPROXY_A_TASK_CLIENT_PREFIX] = "client prefix length",
-		[ECPROXY_A_TASK_SOURCES] = "sources",
-		[ECPROXY_A_TASK_BUFFER_SIZE] = "buffer",
-		[ECPROXY_A_TASK_HANDSHAKE_TIMEOUT] = "timeout handshake",
-		[ECPROXY_A_TASK_IDLE_TIMEOUT] = "timeout idle",
-		[ECPROXY_A_TASK_LINGER_TIMEOUT] = "timeout linger",
-	};
-	const struct nlattr *a;
-
-	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr)) {
-		unsigned int type = mnl_attr_get_type(a);
-
-		if ((uint32_t)((const char *)a - (const char *)req) != off)
-			continue;
-		if (type <= ECPROXY_A_TASK_MAX && names[type])
-			snprintf(buf, len, "%s", names[type]);
-		else
-			snprintf(buf, len, "attribute %u", type);
-		return 1;
-	}
-	return 0;
-}
-
 static int task_add(int argc, char **argv)
 {
 	static struct add_args a;
@@ -488,7 +457,7 @@ static int task_add(int argc, char **argv)
 		mnl_attr_nest_end(nlh, s);
 	}
 	mnl_attr_nest_end(nlh, nest);
-	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, describe_add);
+	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, ecctl_describe_task_attr);
 	ecctl_nl_free(nl);
 	return ret;
 }
@@ -556,7 +525,7 @@ static int task_change(int argc, char **argv)
 	for (int t = 0; t < 3; t++)
 		if (a.has_timeout[t])
 			mnl_attr_put_u32(nlh, timeout_attr[t], a.timeout[t]);
-	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, describe_add);
+	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, ecctl_describe_task_attr);
 	ecctl_nl_free(nl);
 	return ret;
 }
@@ -589,7 +558,7 @@ static int simple_cmd(uint8_t cmd, int has_id, uint32_t id)
 	nlh = ecctl_nl_req(nl, cmd, 0);
 	if (has_id)
 		mnl_attr_put_u32(nlh, ECPROXY_A_TASK_ID, id);
-	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, NULL);
+	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, ecctl_describe_task_attr);
 	ecctl_nl_free(nl);
 	return ret;
 }
@@ -660,7 +629,7 @@ static int task_show(int argc, char **argv)
 		nlh = ecctl_nl_req(nl, ECPROXY_CMD_TASK_GET, has_id ? 0 : NLM_F_DUMP);
 		if (has_id)
 			mnl_attr_put_u32(nlh, ECPROXY_A_TASK_ID, id);
-		ret = ecctl_nl_talk(nl, nlh, task_cb, tasks, NULL);
+		ret = ecctl_nl_talk(nl, nlh, task_cb, tasks, ecctl_describe_task_attr);
 		if (ret || !nl->dump_intr)
 			break;
 		/* Tasks changed during the dump: start again. */
