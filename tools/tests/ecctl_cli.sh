@@ -285,6 +285,25 @@ expect_err "gf show takes no arguments" 2 'Error: "x": gf show takes no argument
 expect_err "-n needs a name" 2 'Error: "-n" needs a namespace name' -n
 expect_err "-batch needs a file" 2 'Error: "-batch" needs a file name (or -)' -batch
 
+# Runtime errors exit 1.  Without the module (not loaded, not installed:
+# no autoload), every kernel command says so.
+if [ ! -d /sys/module/ecproxy ] && ! modinfo ecproxy >/dev/null 2>&1; then
+	for cmd in "task show" "stats" "gf" "monitor" "task del id 1" "stats reset"; do
+		# shellcheck disable=SC2086
+		run $cmd
+		if [ $rc = 1 ] && [ "$err" = 'Error: the ecproxy module is not loaded (no generic netlink family "ecproxy")' ]; then
+			ok "\"ecctl $cmd\" without the module: exit 1, says so"
+		else
+			notok "\"ecctl $cmd\" without the module: exit 1, says so"
+			echo "#   rc=$rc err=$err"
+		fi
+	done
+else
+	for cmd in "task show" "stats" "gf" "monitor" "task del id 1" "stats reset"; do
+		ok "\"ecctl $cmd\" without the module # SKIP the module is installed here"
+	done
+fi
+
 # -j and -p on every pure-userspace show command, checked by python's parser
 # as well as jq.
 for cmd in "code profiles" "code matrix isal-rs k 3 m 2" "code coef hdfs-rs k 6 m 3 lost 2"; do
