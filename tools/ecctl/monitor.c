@@ -4,7 +4,6 @@
  * namespace and print one line (or one JSON object) per event, flushed at
  * once so that pipes and files see each event as it happens.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -34,16 +33,6 @@ static const char *const event_names[] = {
 	[ECPROXY_EVENT_CONN_FAILED] = "failed",
 };
 
-static json_object *addr_json(const struct nlattr *a)
-{
-	char buf[INET6_ADDRSTRLEN];
-	int af = mnl_attr_get_payload_len(a) == 16 ? AF_INET6 : AF_INET;
-
-	if (!inet_ntop(af, mnl_attr_get_payload(a), buf, sizeof(buf)))
-		snprintf(buf, sizeof(buf), "?");
-	return json_object_new_string(buf);
-}
-
 /* An event message as JSON; NULL if it is not an event. */
 static json_object *event_json(const struct nlmsghdr *nlh)
 {
@@ -64,7 +53,7 @@ static json_object *event_json(const struct nlmsghdr *nlh)
 	json_object_object_add(o, "task", json_object_new_int64(
 		mnl_attr_get_u32(tb[ECPROXY_A_EVENT_TASK_ID])));
 	if (tb[ECPROXY_A_EVENT_VIP])
-		json_object_object_add(o, "vip", addr_json(tb[ECPROXY_A_EVENT_VIP]));
+		json_object_object_add(o, "vip", ecctl_fmt_addr(tb[ECPROXY_A_EVENT_VIP]));
 	if (tb[ECPROXY_A_EVENT_PORT])
 		json_object_object_add(o, "port", json_object_new_int(
 			mnl_attr_get_u16(tb[ECPROXY_A_EVENT_PORT])));
@@ -72,7 +61,7 @@ static json_object *event_json(const struct nlmsghdr *nlh)
 		json_object_object_add(o, "sources", json_object_new_int(
 			mnl_attr_get_u8(tb[ECPROXY_A_EVENT_K])));
 	if (tb[ECPROXY_A_EVENT_CLIENT])
-		json_object_object_add(o, "client", addr_json(tb[ECPROXY_A_EVENT_CLIENT]));
+		json_object_object_add(o, "client", ecctl_fmt_addr(tb[ECPROXY_A_EVENT_CLIENT]));
 	if (tb[ECPROXY_A_EVENT_CLIENT_PORT])
 		json_object_object_add(o, "client_port", json_object_new_int(
 			mnl_attr_get_u16(tb[ECPROXY_A_EVENT_CLIENT_PORT])));
@@ -86,7 +75,7 @@ static json_object *event_json(const struct nlmsghdr *nlh)
 			mnl_attr_get_u8(tb[ECPROXY_A_EVENT_ERROR_SOURCE])));
 		if (tb[ECPROXY_A_EVENT_SOURCE_ADDR])
 			json_object_object_add(s, "addr",
-					       addr_json(tb[ECPROXY_A_EVENT_SOURCE_ADDR]));
+					       ecctl_fmt_addr(tb[ECPROXY_A_EVENT_SOURCE_ADDR]));
 		if (tb[ECPROXY_A_EVENT_SOURCE_PORT])
 			json_object_object_add(s, "port", json_object_new_int(
 				mnl_attr_get_u16(tb[ECPROXY_A_EVENT_SOURCE_PORT])));

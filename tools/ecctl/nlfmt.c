@@ -84,7 +84,7 @@ static json_object *u64_json(const struct nlattr *a)
 	return json_object_new_int64((int64_t)mnl_attr_get_u64(a));
 }
 
-static json_object *ip4_json(const struct nlattr *a)
+json_object *ecctl_fmt_addr(const struct nlattr *a)
 {
 	char buf[INET6_ADDRSTRLEN];
 	int af = mnl_attr_get_payload_len(a) == 16 ? AF_INET6 : AF_INET;
@@ -136,7 +136,7 @@ static json_object *source_json(const struct nlattr *nest)
 
 	ecctl_nl_parse_nested(nest, tb, ECPROXY_A_SOURCE_MAX);
 	if (tb[ECPROXY_A_SOURCE_ADDR])
-		json_object_object_add(o, "addr", ip4_json(tb[ECPROXY_A_SOURCE_ADDR]));
+		json_object_object_add(o, "addr", ecctl_fmt_addr(tb[ECPROXY_A_SOURCE_ADDR]));
 	if (tb[ECPROXY_A_SOURCE_PORT])
 		json_object_object_add(o, "port",
 				       json_object_new_int(mnl_attr_get_u16(tb[ECPROXY_A_SOURCE_PORT])));
@@ -171,12 +171,12 @@ json_object *ecctl_fmt_task(const struct nlmsghdr *nlh)
 	o = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_int64(mnl_attr_get_u32(tb[ECPROXY_A_TASK_ID])));
 	if (tb[ECPROXY_A_TASK_VIP])
-		json_object_object_add(o, "vip", ip4_json(tb[ECPROXY_A_TASK_VIP]));
+		json_object_object_add(o, "vip", ecctl_fmt_addr(tb[ECPROXY_A_TASK_VIP]));
 	if (tb[ECPROXY_A_TASK_PORT])
 		json_object_object_add(o, "port",
 				       json_object_new_int(mnl_attr_get_u16(tb[ECPROXY_A_TASK_PORT])));
 	if (tb[ECPROXY_A_TASK_CLIENT]) {
-		json_object *c = ip4_json(tb[ECPROXY_A_TASK_CLIENT]);
+		json_object *c = ecctl_fmt_addr(tb[ECPROXY_A_TASK_CLIENT]);
 		char buf[80];
 
 		snprintf(buf, sizeof(buf), "%s/%u", json_object_get_string(c),

@@ -21,6 +21,9 @@ void ecctl_fmt_task_text(json_object *task, int stats);
  */
 int ecctl_describe_task_attr(const struct nlmsghdr *req, uint32_t off, char *buf, size_t len);
 
+/* An address attribute (4 or 16 bytes) as a JSON string. */
+json_object *ecctl_fmt_addr(const struct nlattr *a);
+
 /* The name of an enum ecproxy_conn_error ("source-refused"). */
 const char *ecctl_fmt_conn_error(unsigned int err);
 

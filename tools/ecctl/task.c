@@ -399,6 +399,21 @@ static int code_coefs(struct add_args *a)
 	return 0;
 }
 
+/* The settings TASK_ADD and TASK_SET share: client, buffer, timeouts. */
+static void put_settings(struct nlmsghdr *nlh, const struct add_args *a)
+{
+	if (a->has_client) {
+		mnl_attr_put(nlh, ECPROXY_A_TASK_CLIENT, 4, &a->client);
+		if (a->prefix >= 0)
+			mnl_attr_put_u8(nlh, ECPROXY_A_TASK_CLIENT_PREFIX, (uint8_t)a->prefix);
+	}
+	if (a->has_buffer)
+		mnl_attr_put_u32(nlh, ECPROXY_A_TASK_BUFFER_SIZE, a->buffer);
+	for (int t = 0; t < 3; t++)
+		if (a->has_timeout[t])
+			mnl_attr_put_u32(nlh, timeout_attr[t], a->timeout[t]);
+}
+
 static int task_add(int argc, char **argv)
 {
 	static struct add_args a;
@@ -435,16 +450,7 @@ static int task_add(int argc, char **argv)
 	mnl_attr_put_u32(nlh, ECPROXY_A_TASK_ID, a.id);
 	mnl_attr_put(nlh, ECPROXY_A_TASK_VIP, 4, &a.vip);
 	mnl_attr_put_u16(nlh, ECPROXY_A_TASK_PORT, a.port);
-	if (a.has_client) {
-		mnl_attr_put(nlh, ECPROXY_A_TASK_CLIENT, 4, &a.client);
-		if (a.prefix >= 0)
-			mnl_attr_put_u8(nlh, ECPROXY_A_TASK_CLIENT_PREFIX, (uint8_t)a.prefix);
-	}
-	if (a.has_buffer)
-		mnl_attr_put_u32(nlh, ECPROXY_A_TASK_BUFFER_SIZE, a.buffer);
-	for (int t = 0; t < 3; t++)
-		if (a.has_timeout[t])
-			mnl_attr_put_u32(nlh, timeout_attr[t], a.timeout[t]);
+	put_settings(nlh, &a);
 	nest = mnl_attr_nest_start(nlh, ECPROXY_A_TASK_SOURCES);
 	for (int i = 0; i < a.nsrc; i++) {
 		struct nlattr *s = mnl_attr_nest_start(nlh, (uint16_t)i);
@@ -515,16 +521,7 @@ static int task_change(int argc, char **argv)
 		return ret;
 	nlh = ecctl_nl_req(nl, ECPROXY_CMD_TASK_SET, 0);
 	mnl_attr_put_u32(nlh, ECPROXY_A_TASK_ID, a.id);
-	if (a.has_client) {
-		mnl_attr_put(nlh, ECPROXY_A_TASK_CLIENT, 4, &a.client);
-		if (a.prefix >= 0)
-			mnl_attr_put_u8(nlh, ECPROXY_A_TASK_CLIENT_PREFIX, (uint8_t)a.prefix);
-	}
-	if (a.has_buffer)
-		mnl_attr_put_u32(nlh, ECPROXY_A_TASK_BUFFER_SIZE, a.buffer);
-	for (int t = 0; t < 3; t++)
-		if (a.has_timeout[t])
-			mnl_attr_put_u32(nlh, timeout_attr[t], a.timeout[t]);
+	put_settings(nlh, &a);
 	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, ecctl_describe_task_attr);
 	ecctl_nl_free(nl);
 	return ret;
