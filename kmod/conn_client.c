@@ -7,6 +7,7 @@
 #include <net/tcp.h>
 
 #include "conn_state.h"
+#include "event.h"
 #include "task.h"
 #include "xmit.h"
 
@@ -111,6 +112,8 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	if (c->state == ECPROXY_CONN_HANDSHAKE) {
 		/* A's ACK of the SYN-ACK completes all k handshakes. */
 		ecp_conn_set_state(c, ECPROXY_CONN_ESTABLISHED);
+		ecp_event_conn(c->net, t, ECPROXY_EVENT_CONN_ESTABLISHED,
+			       c->a_addr, c->a_port, 0, c->start, 0, -1);
 		c->rto = ECP_RTO_MIN;
 		for (i = 0; i < c->k; i++)
 			WRITE_ONCE(t->src[i].state,

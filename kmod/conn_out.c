@@ -20,6 +20,7 @@
 #include <net/tcp.h>
 
 #include "conn_state.h"
+#include "event.h"
 #include "task.h"
 #include "xmit.h"
 
@@ -316,6 +317,8 @@ void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q,
 	t->last_error = err;
 	t->last_error_source = err_src;
 	ecp_stats_inc(&t->stats, ECP_STAT_CONNS_FAILED);
+	ecp_event_conn(c->net, t, ECPROXY_EVENT_CONN_FAILED, c->a_addr,
+		       c->a_port, c->snd_nxt, c->start, err, err_src);
 	ecp_conn_finish(c);
 	if (err_src >= 0)
 		WRITE_ONCE(t->src[err_src].state, ECPROXY_SOURCE_RESET);
@@ -406,6 +409,8 @@ void ecp_conn_check_done(struct ecp_conn *c)
 	ecp_conn_set_state(c, ECPROXY_CONN_LINGER);
 	c->linger_start = jiffies;
 	ecp_stats_inc(&c->t->stats, ECP_STAT_CONNS_DONE);
+	ecp_event_conn(c->net, c->t, ECPROXY_EVENT_CONN_DONE, c->a_addr,
+		       c->a_port, c->snd_nxt, c->start, 0, -1);
 	for (i = 0; i < c->k; i++)
 		WRITE_ONCE(c->t->src[i].state, ECPROXY_SOURCE_CLOSED);
 }

@@ -9,6 +9,7 @@
 
 #include <linux/ecproxy.h>
 #include "ecproxy.h"
+#include "event.h"
 #include "gf_impl.h"
 #include "netlink.h"
 #include "netns.h"
@@ -68,7 +69,7 @@ int ecp_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 	struct ecp_task *t;
 	unsigned long id;
 	unsigned int ntasks;
-	u64 bytes_in, mem;
+	u64 bytes_in, mem, dropped;
 	void *hdr;
 	int ret = -EMSGSIZE;
 
@@ -88,6 +89,7 @@ int ecp_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 	}
 	ntasks = en->ntasks;
 	mem = en->mem_used;
+	dropped = atomic64_read(&en->events_dropped);
 	mutex_unlock(&en->conf_lock);
 
 	hdr = genlmsg_put_reply(msg, info, &ecp_genl_family, 0,
@@ -98,7 +100,9 @@ int ecp_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, ECPROXY_A_NETNS_MEM_USED, mem,
 			      ECPROXY_A_NETNS_PAD) ||
 	    nla_put_u64_64bit(msg, ECPROXY_A_NETNS_MEM_MAX,
-			      ecp_netns_mem_max(), ECPROXY_A_NETNS_PAD))
+			      ecp_netns_mem_max(), ECPROXY_A_NETNS_PAD) ||
+	    nla_put_u64_64bit(msg, ECPROXY_A_NETNS_EVENTS_DROPPED, dropped,
+			      ECPROXY_A_NETNS_PAD))
 		goto nospace;
 	nest = nla_nest_start(msg, ECPROXY_A_NETNS_STATS);
 	if (!nest || ecp_stats_put(msg, sum, bytes_in))
@@ -159,6 +163,28 @@ static const struct genl_ops ecp_genl_ops[] = {
 		.doit = ecp_nl_stats_get,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
+	{
+		.cmd = ECPROXY_CMD_TASK_SET,
+		.doit = ecp_nl_task_set,
+		.policy = ecp_task_add_policy,
+		.maxattr = ECPROXY_A_TASK_MAX,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd = ECPROXY_CMD_STATS_RESET,
+		.doit = ecp_nl_stats_reset,
+		.policy = ecp_task_id_policy,
+		.maxattr = ECPROXY_A_TASK_ID,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
+};
+
+/* Subscribing needs CAP_NET_ADMIN over the netns, like the commands. */
+static const struct genl_multicast_group ecp_genl_mcgrps[] = {
+	[ECP_MCGRP_EVENTS] = {
+		.name = ECPROXY_MCGRP_EVENTS,
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+	},
 };
 
 struct genl_family ecp_genl_family __ro_after_init = {
@@ -167,6 +193,8 @@ struct genl_family ecp_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = ecp_genl_ops,
 	.n_ops = ARRAY_SIZE(ecp_genl_ops),
+	.mcgrps = ecp_genl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(ecp_genl_mcgrps),
 	.resv_start_op = 0,
 	.netnsok = true,
 	.parallel_ops = true,

@@ -12,6 +12,8 @@ extern const struct nla_policy ecp_task_add_policy[ECPROXY_A_TASK_MAX + 1];
 extern const struct nla_policy ecp_task_id_policy[ECPROXY_A_TASK_ID + 1];
 
 int ecp_nl_task_add(struct sk_buff *skb, struct genl_info *info);
+int ecp_nl_task_set(struct sk_buff *skb, struct genl_info *info);
+int ecp_nl_stats_reset(struct sk_buff *skb, struct genl_info *info);
 int ecp_nl_task_del(struct sk_buff *skb, struct genl_info *info);
 int ecp_nl_task_get(struct sk_buff *skb, struct genl_info *info);
 int ecp_nl_task_dump(struct sk_buff *skb, struct netlink_callback *cb);

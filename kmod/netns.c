@@ -44,6 +44,7 @@ static int __net_init ecp_net_init(struct net *net)
 		INIT_HLIST_HEAD(&en->vip_hash[i]);
 	ecp_stats_init(&en->retired);
 	atomic64_set(&en->retired_bytes_in, 0);
+	atomic64_set(&en->events_dropped, 0);
 	return ecp_hook_net_init(net);
 }
 

@@ -26,9 +26,14 @@ struct ecp_net {
 	unsigned int gen;
 	/* Bytes of task buffers charged; READ_ONCE outside conf_lock. */
 	u64 mem_used;
-	/* Counters of deleted tasks, so namespace totals never go down. */
+	/*
+	 * Counters of deleted tasks, so that namespace totals only go down
+	 * on STATS_RESET.
+	 */
 	struct ecp_stats retired;
 	atomic64_t retired_bytes_in;
+	/* Events that could not be sent (event.c); any context. */
+	atomic64_t events_dropped;
 };
 
 struct ecp_net *ecp_net(const struct net *net);

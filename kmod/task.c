@@ -11,6 +11,7 @@
 #include <linux/socket.h>
 
 #include "extack.h"
+#include "event.h"
 #include "netns.h"
 #include "conn.h"
 #include "task.h"
@@ -173,6 +174,7 @@ static void ecp_task_unlink(struct ecp_net *en, struct ecp_task *t)
 	en->ntasks--;
 	en->gen++;
 	ecp_task_kill(t);
+	ecp_event_task(en->net, t, ECPROXY_EVENT_TASK_DELETED);
 	ecp_stats_fold(&en->retired, &t->stats);
 	atomic64_add(ecp_task_bytes_in(t), &en->retired_bytes_in);
 	ecp_task_put(t);
@@ -204,4 +206,125 @@ void ecp_task_flush(struct ecp_net *en)
 	xa_for_each(&en->tasks, id, t)
 		ecp_task_unlink(en, t);
 	mutex_unlock(&en->conf_lock);
+}
+
+int ecp_task_change(struct ecp_net *en, u32 id, const struct ecp_task *model,
+		    unsigned int what, struct netlink_ext_ack *extack)
+{
+	u8 *buf = NULL, *old = NULL;
+	struct ecp_task *t;
+	u64 used = 0, cap;
+	size_t size = 0;
+	int ret = 0;
+
+	mutex_lock(&en->conf_lock);
+	t = ecp_task_lookup_id(en, id);
+	if (!t) {
+		ecp_extack_fmt(extack, NULL, "task %u does not exist", id);
+		ret = -ENOENT;
+		goto out;
+	}
+	if ((what & ECP_CHANGE_BUFFER) &&
+	    model->buffer_size != t->buffer_size) {
+		size = (size_t)model->buffer_size +
+		       ecp_task_headroom(model->buffer_size);
+		/* The task's own reservation is given back first. */
+		used = en->mem_used - t->mem;
+		cap = ecp_netns_mem_max();
+		if (size > cap || used > cap - size) {
+			ecp_extack_fmt(extack, NULL,
+				       "task %u: buffer of %zu bytes exceeds the namespace cap (used %llu of %llu by the other tasks)",
+				       id, size, used, cap);
+			ret = -ENOSPC;
+			goto out;
+		}
+		/* Before the lock: a connection must never lack memory. */
+		buf = kvzalloc(size, GFP_KERNEL_ACCOUNT);
+		if (!buf) {
+			ecp_extack_fmt(extack, NULL,
+				       "task %u: cannot allocate a buffer of %zu bytes",
+				       id, size);
+			ret = -ENOMEM;
+			goto out;
+		}
+	}
+	spin_lock_bh(&t->lock);
+	if (t->conn) {
+		spin_unlock_bh(&t->lock);
+		ecp_extack_fmt(extack, NULL,
+			       "task %u has a live connection; change it when it is idle",
+			       id);
+		ret = -EBUSY;
+		goto out;
+	}
+	if (buf) {
+		old = t->buffer;
+		t->buffer = buf;
+		buf = NULL;
+		t->buffer_size = model->buffer_size;
+		t->headroom = ecp_task_headroom(model->buffer_size);
+		t->mem = size;
+		WRITE_ONCE(en->mem_used, used + size);
+	}
+	if (what & ECP_CHANGE_CLIENT) {
+		t->has_client = model->has_client;
+		t->client_prefix = model->client_prefix;
+		t->client = model->client;
+		t->client_mask = model->client_mask;
+	}
+	if (what & ECP_CHANGE_HANDSHAKE)
+		t->handshake_ms = model->handshake_ms;
+	if (what & ECP_CHANGE_IDLE)
+		t->idle_ms = model->idle_ms;
+	if (what & ECP_CHANGE_LINGER)
+		t->linger_ms = model->linger_ms;
+	spin_unlock_bh(&t->lock);
+	en->gen++;
+	ecp_event_task(en->net, t, ECPROXY_EVENT_TASK_CHANGED);
+out:
+	mutex_unlock(&en->conf_lock);
+	/* No connection used the old buffer: t->conn was NULL above. */
+	kvfree(old);
+	kvfree(buf);
+	return ret;
+}
+
+static void ecp_task_reset_stats(struct ecp_task *t)
+{
+	unsigned int i;
+
+	ecp_stats_init(&t->stats);
+	for (i = 0; i < t->k; i++) {
+		atomic64_set(&t->src[i].stats.bytes_in, 0);
+		atomic64_set(&t->src[i].stats.segs_in, 0);
+		atomic64_set(&t->src[i].stats.dup_bytes, 0);
+	}
+}
+
+int ecp_task_stats_reset(struct ecp_net *en, const u32 *id,
+			 struct netlink_ext_ack *extack)
+{
+	struct ecp_task *t;
+	unsigned long i;
+	int ret = 0;
+
+	mutex_lock(&en->conf_lock);
+	if (id) {
+		t = ecp_task_lookup_id(en, *id);
+		if (t) {
+			ecp_task_reset_stats(t);
+		} else {
+			ecp_extack_fmt(extack, NULL, "task %u does not exist",
+				       *id);
+			ret = -ENOENT;
+		}
+	} else {
+		xa_for_each(&en->tasks, i, t)
+			ecp_task_reset_stats(t);
+		ecp_stats_init(&en->retired);
+		atomic64_set(&en->retired_bytes_in, 0);
+		atomic64_set(&en->events_dropped, 0);
+	}
+	mutex_unlock(&en->conf_lock);
+	return ret;
 }

@@ -9,9 +9,13 @@
  *   a reference with ecp_task_tryget() before unlocking and drop it with
  *   ecp_task_put() (any context).
  * - Everything in struct ecp_task above the "mutable" marker is written
- *   once before the task is published and never changes: read it without
- *   locks.  The rest is for the data path to manage (lock, conn_state,
- *   stats, conn).
+ *   once before the task is published and never changes while a
+ *   connection exists: read it without locks from the connection.  Only
+ *   ecp_task_change() rewrites the client filter, the buffer and the
+ *   timeouts, holding conf_lock and the task's lock, and only while
+ *   t->conn is NULL; so a connection starting under the lock sees either
+ *   the old or the new settings, never a mix.  The rest is for the data
+ *   path to manage (lock, conn_state, stats, conn).
  * - A deleted task is unpublished first (readers that start later cannot
  *   find it) and t->dead is set; memory goes one grace period after the
  *   last reference.  A data path holding a reference must check dead and
@@ -95,6 +99,28 @@ int ecp_task_add(struct ecp_net *en, struct ecp_task *t,
 		 struct netlink_ext_ack *extack);
 int ecp_task_del(struct ecp_net *en, u32 id, struct netlink_ext_ack *extack);
 void ecp_task_flush(struct ecp_net *en);
+
+/* What ecp_task_change() copies from its model. */
+enum {
+	ECP_CHANGE_CLIENT	= BIT(0),
+	ECP_CHANGE_BUFFER	= BIT(1),
+	ECP_CHANGE_HANDSHAKE	= BIT(2),
+	ECP_CHANGE_IDLE		= BIT(3),
+	ECP_CHANGE_LINGER	= BIT(4),
+};
+
+/*
+ * Copy the settings flagged in @what from @model (an unpublished task)
+ * to task @id, all or nothing, while it has no connection (-EBUSY
+ * otherwise).  A new buffer is charged to the namespace in place of the
+ * old one.
+ */
+int ecp_task_change(struct ecp_net *en, u32 id, const struct ecp_task *model,
+		    unsigned int what, struct netlink_ext_ack *extack);
+
+/* Zero the counters of task @id, or of every task and the netns if NULL. */
+int ecp_task_stats_reset(struct ecp_net *en, const u32 *id,
+			 struct netlink_ext_ack *extack);
 
 /* Caller holds rcu_read_lock() or en->conf_lock. */
 struct ecp_task *ecp_task_lookup_id(struct ecp_net *en, u32 id);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Task commands: TASK_ADD, TASK_DEL, TASK_GET (do and dump), TASK_FLUSH.
+ * Task commands: TASK_ADD, TASK_SET, TASK_DEL, TASK_GET (do and dump),
+ * TASK_FLUSH, STATS_RESET.
  * Policies check types, sizes and ranges; the handlers check what a
  * policy cannot express (counts, duplicates, families) and name the
  * offending source in their messages.
@@ -12,6 +13,7 @@
 #include <net/sock.h>
 
 #include <linux/ecproxy.h>
+#include "event.h"
 #include "extack.h"
 #include "netlink.h"
 #include "netns.h"
@@ -218,6 +220,9 @@ static int ecp_parse_client(struct ecp_task *t, struct nlattr **attrs,
 			       &t->client.ip, prefix);
 		return -EINVAL;
 	}
+	/* 0.0.0.0/0 lets everybody in: the same as no filter. */
+	if (!prefix)
+		return 0;
 	t->has_client = true;
 	t->client_prefix = prefix;
 	return 0;
@@ -305,6 +310,8 @@ int ecp_nl_task_add(struct sk_buff *skb, struct genl_info *info)
 	ret = ecp_task_add(en, t, info->extack);
 	if (ret)
 		ecp_task_free(t);
+	else
+		ecp_event_task(en->net, t, ECPROXY_EVENT_TASK_ADDED);
 	return ret;
 }
 
@@ -316,6 +323,91 @@ static int ecp_get_id(struct genl_info *info, u32 *id)
 	}
 	*id = nla_get_u32(info->attrs[ECPROXY_A_TASK_ID]);
 	return 0;
+}
+
+/*
+ * TASK_SET: the settings are parsed into a model task with the rules of
+ * TASK_ADD, then copied to the task if it is idle (ecp_task_change()).
+ */
+int ecp_nl_task_set(struct sk_buff *skb, struct genl_info *info)
+{
+	static const struct {
+		int type;
+		const char *name;
+	} fixed[] = {
+		{ ECPROXY_A_TASK_VIP, "vip" },
+		{ ECPROXY_A_TASK_PORT, "port" },
+		{ ECPROXY_A_TASK_SOURCES, "sources" },
+	};
+	static const struct {
+		int type;
+		unsigned int what;
+	} changes[] = {
+		{ ECPROXY_A_TASK_CLIENT, ECP_CHANGE_CLIENT },
+		{ ECPROXY_A_TASK_BUFFER_SIZE, ECP_CHANGE_BUFFER },
+		{ ECPROXY_A_TASK_HANDSHAKE_TIMEOUT, ECP_CHANGE_HANDSHAKE },
+		{ ECPROXY_A_TASK_IDLE_TIMEOUT, ECP_CHANGE_IDLE },
+		{ ECPROXY_A_TASK_LINGER_TIMEOUT, ECP_CHANGE_LINGER },
+	};
+	struct netlink_ext_ack *extack = info->extack;
+	struct nlattr **attrs = info->attrs;
+	unsigned int i, what = 0;
+	struct ecp_task *model;
+	u32 id;
+	int ret;
+
+	ret = ecp_get_id(info, &id);
+	if (ret)
+		return ret;
+	for (i = 0; i < ARRAY_SIZE(fixed); i++) {
+		if (attrs[fixed[i].type]) {
+			ecp_extack_fmt(extack, attrs[fixed[i].type],
+				       "task %u: %s cannot be changed; delete the task and add it again",
+				       id, fixed[i].name);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(changes); i++)
+		if (attrs[changes[i].type])
+			what |= changes[i].what;
+	if (!what && attrs[ECPROXY_A_TASK_CLIENT_PREFIX]) {
+		ecp_extack_fmt(extack, attrs[ECPROXY_A_TASK_CLIENT_PREFIX],
+			       "client prefix given without a client address");
+		return -EINVAL;
+	}
+	if (!what) {
+		ecp_extack_fmt(extack, NULL,
+			       "task %u: nothing to change; give client, buffer or a timeout",
+			       id);
+		return -EINVAL;
+	}
+	model = ecp_task_alloc(0);
+	if (!model)
+		return -ENOMEM;
+	/* IPv4 is the only family a task can have yet. */
+	model->family = AF_INET;
+	ret = ecp_parse_client(model, attrs, extack);
+	if (ret)
+		goto out;
+	model->buffer_size = ecp_get_u32(attrs, ECPROXY_A_TASK_BUFFER_SIZE, 0);
+	model->handshake_ms = ecp_get_u32(attrs,
+					  ECPROXY_A_TASK_HANDSHAKE_TIMEOUT, 0);
+	model->idle_ms = ecp_get_u32(attrs, ECPROXY_A_TASK_IDLE_TIMEOUT, 0);
+	model->linger_ms = ecp_get_u32(attrs, ECPROXY_A_TASK_LINGER_TIMEOUT, 0);
+	ret = ecp_task_change(ecp_net(genl_info_net(info)), id, model, what,
+			      extack);
+out:
+	ecp_task_free(model);
+	return ret;
+}
+
+int ecp_nl_stats_reset(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *a = info->attrs[ECPROXY_A_TASK_ID];
+	u32 id = a ? nla_get_u32(a) : 0;
+
+	return ecp_task_stats_reset(ecp_net(genl_info_net(info)),
+				    a ? &id : NULL, info->extack);
 }
 
 int ecp_nl_task_del(struct sk_buff *skb, struct genl_info *info)

@@ -46,6 +46,36 @@ tap_check "modinfo shows description and version" \
 	sh -c 'modinfo ecproxy | grep -q "^description:.*erasure" && modinfo ecproxy | grep -q "^version:"'
 tap_check "modinfo shows the genl family alias" \
 	sh -c 'modinfo ecproxy | grep -q "alias:.*net-pf-16-proto-16-family-ecproxy"'
+# The packaging promise: description, license, version and every parameter
+# with its description, as the README lists them.
+top=$(cd "$(dirname "$0")/../.." && pwd)
+want_ver=$(sed -n 's/^#define ECP_VERSION "\(.*\)"/\1/p' "$top/kmod/ecproxy.h")
+mi=$(modinfo ecproxy)
+echo "$mi" | sed 's/^/# /' >&2
+got_ver=$(modinfo -F version ecproxy)
+if [ -n "$want_ver" ] && [ "$got_ver" = "$want_ver" ]; then
+	tap_ok "modinfo version is kmod/ecproxy.h's ECP_VERSION ($got_ver)"
+else
+	tap_fail "modinfo version is ECP_VERSION" "modinfo $got_ver, source $want_ver"
+fi
+tap_check "modinfo: description and license" sh -c \
+	'[ "$(modinfo -F description ecproxy)" = "In-network erasure-code reconstruction proxy" ] &&
+	 [ "$(modinfo -F license ecproxy)" = GPL ]'
+for p in "netns_mem_max:Bytes of task buffers each network namespace may reserve (ulong)" \
+	 "gf_impl:GF(2^8) implementation: auto, scalar, ssse3, avx2, avx512, gfni, gfni512" \
+	 "gf_bench_ms:Benchmark time per implementation at load (ms) (uint)" \
+	 "gf_bench:Measured mul_acc MB/s per implementation"; do
+	if modinfo -F parm ecproxy | grep -qxF "$p"; then
+		tap_ok "modinfo parameter ${p%%:*} with its description"
+	else
+		tap_fail "modinfo parameter ${p%%:*} with its description" "$(modinfo -F parm ecproxy)"
+	fi
+done
+tap_check "modinfo lists exactly four parameters" \
+	sh -c '[ "$(modinfo -F parm ecproxy | wc -l)" = 4 ]'
+ecctl=${ECCTL:-$top/tools/ecctl/ecctl}
+tap_check "ecctl gf reports the module's version" \
+	sh -c "$ecctl gf | grep -qx 'ecproxy $got_ver'"
 
 tap_check "unload with namespaces alive" modprobe -r ecproxy
 tap_check "module is gone" sh -c '! test -d /sys/module/ecproxy'

@@ -264,6 +264,144 @@ expect_err "usage: code with the wrong number of sources" 2 \
 	source 10.9.1.1:7000:0 source 10.9.1.2:7000:2
 jq_check "no failed add left anything behind" '[.[].id] == [1, 2, 3]' $X task show
 
+# --- task change: every task is idle here (no packets flow) ------------------
+before=$(quiet_in $X -j task show id 2)
+tap_check "change task 2: client, buffer, every timeout" \
+	ecin $X task change id 2 client 10.9.3.0/24 buffer 128k \
+	timeout handshake 700 idle 3000 linger 10
+jq_check "task 2 shows them; headroom and memory follow the buffer" \
+	'.[0].client == "10.9.3.0/24" and .[0].buffer == 131072 and .[0].memory == 131072 + 65536
+	 and .[0].timeouts == {"handshake": 700, "idle": 3000, "linger": 10}
+	 and [.[0].sources[].frag] == [0, 2, 3] and .[0].vip == "10.9.0.1" and .[0].port == 5001' \
+	$X task show id 2
+jq_check "the namespace is charged the new buffer" \
+	'.mem_used == 1179648 + 196608 + 1179648' $X stats
+tap_check "change only the linger timeout" ecin $X task change id 2 timeout linger 20
+jq_check "other settings are kept" \
+	'.[0].timeouts == {"handshake": 700, "idle": 3000, "linger": 20} and .[0].buffer == 131072
+	 and .[0].client == "10.9.3.0/24"' $X task show id 2
+tap_check "client any lifts the filter" ecin $X task change id 2 client any
+jq_check "no client shown after client any" '.[0] | has("client") | not' $X task show id 2
+tap_check "change task 2 back" \
+	ecin $X task change id 2 client 10.9.2.0/24 buffer 64k \
+	timeout handshake 500 idle 2000 linger 0
+after=$(quiet_in $X -j task show id 2)
+if [ -n "$before" ] && [ "$before" = "$after" ]; then
+	tap_ok "task 2 is exactly as before the changes"
+else
+	tap_fail "task 2 is exactly as before the changes" "before $before after $after"
+fi
+expect_err "show id 0: the range names id" 1 "integer out of range (id: valid range 1..4294967295)" \
+	$X task show id 0
+expect_err "del id 0: the range names id" 1 "integer out of range (id: valid range 1..4294967295)" \
+	$X task del id 0
+expect_err "stats reset id 0: the range names id" 1 \
+	"integer out of range (id: valid range 1..4294967295)" $X stats reset id 0
+expect_err "change id 0: the range names id" 1 "integer out of range (id: valid range 1..4294967295)" \
+	$X task change id 0 buffer 64k
+expect_err "change a task that does not exist" 1 "task 77 does not exist" \
+	$X task change id 77 buffer 64k
+expect_err "change: buffer out of range" 1 \
+	"integer out of range (buffer: valid range 4096..67108864)" $X task change id 2 buffer 1k
+expect_err "change: timeout out of range" 1 \
+	"integer out of range (timeout idle: valid range 1000..86400000)" \
+	$X task change id 2 timeout idle 999
+expect_err "change: client with host bits" 1 \
+	"client: 10.9.2.1 has bits set beyond the /24 prefix" $X task change id 2 client 10.9.2.1/24
+pp echo $((3 << 20)) > $param
+expect_err "change: a buffer over the cap is refused" 1 \
+	"task 1: buffer of 2359296 bytes exceeds the namespace cap (used 1310720 of 3145728 by the other tasks)" \
+	$X task change id 1 buffer 2m
+jq_check "and the task keeps its buffer" '.[0].buffer == 1048576 and .[0].memory == 1179648' \
+	$X task show id 1
+# 1310720 + 1769472 fits only if task 1's own 1179648 is given back first.
+tap_check "change: the task's own reservation counts as free" \
+	ecin $X task change id 1 buffer 1536k
+jq_check "task 1 has its new buffer" '.[0].buffer == 1572864 and .[0].memory == 1769472' \
+	$X task show id 1
+tap_check "change task 1 back to 1m" ecin $X task change id 1 buffer 1m
+pp echo $((256 << 20)) > $param
+
+# What ecctl cannot send, as raw generic netlink: prints the kernel's
+# error and extack message, or "ok".  raw.py CMD [TYPE:FORMAT:VALUE ...]
+cat > "$tmp/raw.py" <<'EOF'
+import socket, struct, sys
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
+s.setsockopt(270, 11, 1)	# NETLINK_EXT_ACK
+s.setsockopt(270, 10, 1)	# NETLINK_CAP_ACK
+s.bind((0, 0))
+seq = 0
+def req(family, cmd, attrs=b"", flags=5):
+    global seq
+    seq += 1
+    payload = struct.pack("BBH", cmd, 1, 0) + attrs
+    s.send(struct.pack("=IHHII", 16 + len(payload), family, flags, seq, 0) + payload)
+    data = s.recv(65536)
+    ln, typ = struct.unpack_from("=IH", data)
+    return typ, data[16:ln]
+def attr(t, v):
+    a = struct.pack("=HH", 4 + len(v), t) + v
+    return a + b"\0" * ((4 - len(a) % 4) % 4)
+def tlvs(buf):
+    out, off = {}, 0
+    while off + 4 <= len(buf):
+        l, t = struct.unpack_from("=HH", buf, off)
+        out[t] = buf[off + 4:off + l]
+        off += max((l + 3) & ~3, 4)
+    return out
+typ, body = req(0x10, 3, attr(2, b"ecproxy\0"), flags=1)
+fam = struct.unpack("=H", tlvs(body[4:])[1][:2])[0]
+attrs = b""
+for spec in sys.argv[2:]:
+    t, f, v = spec.split(":")
+    attrs += attr(int(t), socket.inet_aton(v) if f == "ip" else struct.pack(f, int(v)))
+typ, body = req(fam, int(sys.argv[1]), attrs)
+err, = struct.unpack_from("=i", body)
+if err == 0:
+    print("ok")
+else:
+    msg = tlvs(body[20:]).get(1, b"").rstrip(b"\0").decode()
+    print("%d %s" % (err, msg))
+EOF
+# raw_expect DESC EXPECTED CMD [ATTR...]: in namespace X.
+raw_expect() {
+	local desc=$1 want=$2 got
+	shift 2
+	echo "[+] ip netns exec $X python3 raw.py $*" >&2
+	got=$(ip netns exec $X python3 "$tmp/raw.py" "$@")
+	if [ "$got" = "$want" ]; then
+		tap_ok "$desc"
+	else
+		tap_fail "$desc" "got: $got"
+	fi
+}
+# TASK_SET = 7, STATS_RESET = 8, EVENT = 9; TASK_ID = 2, VIP = 3, PORT = 4,
+# BUFFER_SIZE = 8.
+raw_expect "TASK_SET refuses a new VIP, naming it" \
+	"-22 task 2: vip cannot be changed; delete the task and add it again" \
+	7 2:=I:2 3:ip:10.9.9.9
+raw_expect "TASK_SET refuses a new port" \
+	"-22 task 2: port cannot be changed; delete the task and add it again" \
+	7 2:=I:2 4:=H:80
+raw_expect "TASK_SET with nothing to change" \
+	"-22 task 2: nothing to change; give client, buffer or a timeout" 7 2:=I:2
+raw_expect "TASK_SET without an id" "-22 missing attribute id" 7 8:=I:65536
+raw_expect "EVENT is no request" "-95 " 9
+raw_expect "STATS_RESET of one task, raw" "ok" 8 2:=I:2
+
+# --- stats reset (counters under traffic: monitor.sh) ------------------------
+expect_err "reset a task that does not exist" 1 "task 77 does not exist" $X stats reset id 77
+tap_check "reset task 1's counters" ecin $X stats reset id 1
+tap_check "reset the namespace's counters" ecin $X stats reset
+jq_check "stats: events_dropped is reported, zero" '.events_dropped == 0 and .stats.conns == 0' $X stats
+expect_out "stats as text" \
+"tasks 3 memory 2490368 of 268435456 events-dropped 0
+    connections 0 done 0 failed 0
+    bytes in 0 out 0 segments out 0 applied 0 duplicates 0 resent 0
+    window-clamps 0 peak-buffer 0 overflow 0
+    drops out-of-window 0 bad-flags 0 truncated 0 bad-options 0 bad-csum 0 client-denied 0 busy 0 no-memory 0" \
+	$X stats
+
 # --- many large tasks: a dump in several parts -----------------------------
 ok=1
 for id in $(seq 100 119); do
@@ -328,7 +466,8 @@ nobody() {
 	ip netns exec $X setpriv --reuid=65534 --regid=65534 --clear-groups "$ECCTL" "$@"
 }
 for cmd in "task show" "task show id 1" "stats" "task del id 1" "task flush" \
-	   "task add id 5 vip 10.9.0.5 port 1 source 10.9.1.1:1 coef 1"; do
+	   "task add id 5 vip 10.9.0.5 port 1 source 10.9.1.1:1 coef 1" \
+	   "task change id 1 buffer 64k" "stats reset" "stats reset id 1"; do
 	echo "[+] ip netns exec $X setpriv --reuid=65534 --regid=65534 --clear-groups ecctl $cmd" >&2
 	# shellcheck disable=SC2086
 	err=$(nobody $cmd 2>&1 >/dev/null)
@@ -339,6 +478,16 @@ for cmd in "task show" "task show id 1" "stats" "task del id 1" "task flush" \
 		tap_fail "unprivileged \"$cmd\" gets EPERM" "rc=$rc: $err"
 	fi
 done
+
+echo "[+] ip netns exec $X setpriv --reuid=65534 --regid=65534 --clear-groups ecctl monitor" >&2
+err=$(timeout 5 ip netns exec $X setpriv --reuid=65534 --regid=65534 --clear-groups \
+      "$ECCTL" monitor 2>&1 >/dev/null)
+rc=$?
+if [ $rc = 1 ] && [ "$err" = "Error: cannot follow the events: Operation not permitted" ]; then
+	tap_ok "unprivileged \"monitor\" gets EPERM"
+else
+	tap_fail "unprivileged \"monitor\" gets EPERM" "rc=$rc: $err"
+fi
 
 # --- delete, flush ------------------------------------------------------------
 tap_check "delete task 1" ecin $X task del id 1

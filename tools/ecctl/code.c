@@ -60,7 +60,8 @@ static int code_profiles(int argc, char **argv)
 {
 	json_object *arr = NULL;
 
-	(void)argv;
+	if (argc > 1 && !strcmp(argv[1], "help"))
+		return code_help(argc, argv);
 	if (argc > 1)
 		return ecctl_error(ECCTL_USAGE, "\"%s\": profiles takes no arguments", argv[1]);
 	if (ecctl_opts.json)

@@ -25,8 +25,9 @@ static int do_help(int argc, char **argv);
 
 static const struct ecctl_cmd objects[] = {
 	{ "code", do_code, "erasure-code profiles, decode coefficients, file encode/decode" },
-	{ "task", do_task, "reconstruction tasks in the kernel (add, del, show, flush)" },
-	{ "stats", do_stats, "network namespace totals of the kernel module" },
+	{ "task", do_task, "reconstruction tasks in the kernel (add, change, del, show, flush)" },
+	{ "stats", do_stats, "network namespace totals of the kernel module, and reset" },
+	{ "monitor", do_monitor, "follow task and connection events" },
 	{ "gf", do_gf, "the GF(2^8) implementation the kernel uses" },
 	{ "help", do_help, "this text" },
 	{ NULL, NULL, NULL }
@@ -121,7 +122,8 @@ int ecctl_dispatch(const char *what, const struct ecctl_cmd *tab,
 			if (!strncmp(c->name, argv[0], len))
 				off += snprintf(names + off, sizeof(names) - off, "%s%s",
 						off ? ", " : "", c->name);
-		return ecctl_error(ECCTL_USAGE, "\"%s\" is ambiguous: %s", argv[0], names);
+		return ecctl_error(ECCTL_USAGE, "ambiguous %s \"%s\": could be %s", what,
+				   argv[0], names);
 	}
 	list_names(names, sizeof(names), tab);
 	return ecctl_error(ECCTL_USAGE, "unknown %s \"%s\"; valid: %s", what, argv[0], names);
@@ -149,12 +151,17 @@ int ecctl_parse_kw(struct ecctl_kw *kws, int argc, char **argv)
 			char names[512];
 			size_t off = 0;
 
+			/* Ambiguous: the candidates; unknown: every keyword. */
 			names[0] = '\0';
 			for (struct ecctl_kw *k = kws; k->name; k++)
-				off += snprintf(names + off, sizeof(names) - off, "%s%s",
-						off ? ", " : "", k->name);
-			return ecctl_error(ECCTL_USAGE, "%s keyword \"%s\"; valid: %s",
-					   nhits ? "ambiguous" : "unknown", argv[i], names);
+				if (!nhits || !strncmp(k->name, argv[i], len))
+					off += snprintf(names + off, sizeof(names) - off, "%s%s",
+							off ? ", " : "", k->name);
+			if (nhits)
+				return ecctl_error(ECCTL_USAGE, "ambiguous keyword \"%s\": could be %s",
+						   argv[i], names);
+			return ecctl_error(ECCTL_USAGE, "unknown keyword \"%s\"; valid: %s",
+					   argv[i], names);
 		}
 		if (i + 1 >= argc)
 			return ecctl_error(ECCTL_USAGE, "\"%s\": missing value %s",

@@ -81,5 +81,6 @@ int do_code(int argc, char **argv);
 int do_task(int argc, char **argv);
 int do_gf(int argc, char **argv);
 int do_stats(int argc, char **argv);
+int do_monitor(int argc, char **argv);
 
 #endif

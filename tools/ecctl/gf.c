@@ -35,22 +35,27 @@ static int info_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-int do_gf(int argc, char **argv)
+static int gf_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("Usage: ecctl gf [ show ]\n"
+	       "       ecctl gf help\n"
+	       "The module version, the GF(2^8) implementation the data path uses\n"
+	       "(module parameter gf_impl selects it) and those this CPU can run.\n");
+	return ECCTL_OK;
+}
+
+static int gf_show(int argc, char **argv)
 {
 	struct ecctl_nl *nl;
 	json_object *o, *v;
 	int ret;
 
 	if (argc > 1) {
-		if (!strncmp(argv[1], "help", strlen(argv[1]))) {
-			printf("Usage: ecctl gf [ show ]\n"
-			       "The GF(2^8) implementation the data path uses (module parameter\n"
-			       "gf_impl selects it) and those this CPU can run.\n");
-			return ECCTL_OK;
-		}
-		if (strncmp(argv[1], "show", strlen(argv[1])) || argc > 2)
-			return ecctl_error(ECCTL_USAGE, "\"%s\": unknown gf command; valid: show, help",
-					   argv[1]);
+		if (!strcmp(argv[1], "help"))
+			return gf_help(argc, argv);
+		return ecctl_error(ECCTL_USAGE, "\"%s\": gf show takes no arguments", argv[1]);
 	}
 	ret = ecctl_nl_new(&nl);
 	if (ret)
@@ -77,4 +82,15 @@ int do_gf(int argc, char **argv)
 	printf("\n");
 	json_object_put(o);
 	return ECCTL_OK;
+}
+
+static const struct ecctl_cmd gf_cmds[] = {
+	{ "show", gf_show, "implementation in use and available" },
+	{ "help", gf_help, "usage" },
+	{ NULL, NULL, NULL }
+};
+
+int do_gf(int argc, char **argv)
+{
+	return ecctl_dispatch("gf command", gf_cmds, "show", argc - 1, argv + 1);
 }

@@ -287,12 +287,37 @@ int ecctl_nl_talk(struct ecctl_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 
 static int family_cb(const struct nlmsghdr *nlh, void *data)
 {
-	const struct nlattr *tb[CTRL_ATTR_MAX + 1];
+	const struct nlattr *tb[CTRL_ATTR_MAX + 1], *grp;
+	struct ecctl_nl *nl = data;
 
 	ecctl_nl_parse(nlh, tb, CTRL_ATTR_MAX);
 	if (tb[CTRL_ATTR_FAMILY_ID])
-		*(uint16_t *)data = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+		nl->family = mnl_attr_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
+	if (!tb[CTRL_ATTR_MCAST_GROUPS])
+		return MNL_CB_OK;
+	mnl_attr_for_each_nested(grp, tb[CTRL_ATTR_MCAST_GROUPS]) {
+		const struct nlattr *g[CTRL_ATTR_MCAST_GRP_MAX + 1];
+
+		ecctl_nl_parse_nested(grp, g, CTRL_ATTR_MCAST_GRP_MAX);
+		if (g[CTRL_ATTR_MCAST_GRP_NAME] && g[CTRL_ATTR_MCAST_GRP_ID] &&
+		    mnl_attr_validate(g[CTRL_ATTR_MCAST_GRP_NAME], MNL_TYPE_NUL_STRING) >= 0 &&
+		    !strcmp(mnl_attr_get_str(g[CTRL_ATTR_MCAST_GRP_NAME]), ECPROXY_MCGRP_EVENTS))
+			nl->events_group = mnl_attr_get_u32(g[CTRL_ATTR_MCAST_GRP_ID]);
+	}
 	return MNL_CB_OK;
+}
+
+int ecctl_nl_subscribe_events(struct ecctl_nl *nl)
+{
+	int grp = (int)nl->events_group;
+
+	if (!grp)
+		return ecctl_error(ECCTL_ERR,
+				   "the ecproxy module has no \"%s\" multicast group (too old?)",
+				   ECPROXY_MCGRP_EVENTS);
+	if (mnl_socket_setsockopt(nl->sk, NETLINK_ADD_MEMBERSHIP, &grp, sizeof(grp)) < 0)
+		return ecctl_error(ECCTL_ERR, "cannot follow the events: %s", strerror(errno));
+	return ECCTL_OK;
 }
 
 static int ecctl_nl_open(struct ecctl_nl *nl)
@@ -316,7 +341,7 @@ static int ecctl_nl_open(struct ecctl_nl *nl)
 
 	nlh = put_req(nl->tx, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, 0);
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, ECPROXY_GENL_NAME);
-	if (exchange(nl, nlh, family_cb, &nl->family, &e) || !nl->family) {
+	if (exchange(nl, nlh, family_cb, nl, &e) || !nl->family) {
 		if (e.error == ENOENT)
 			return ecctl_error(ECCTL_ERR,
 					   "the ecproxy module is not loaded (no generic netlink family \"%s\")",

@@ -26,6 +26,7 @@ struct ecctl_nl {
 	struct mnl_socket *sk;
 	unsigned int portid;
 	uint16_t family;
+	uint32_t events_group;	/* multicast group id of "events", 0 if none */
 	uint32_t seq;
 	int dump_intr;		/* set when a dump reply had NLM_F_DUMP_INTR */
 	char tx[ECCTL_NL_TXSIZE];
@@ -50,6 +51,12 @@ struct nlmsghdr *ecctl_nl_req(struct ecctl_nl *nl, uint8_t cmd,
  */
 int ecctl_nl_talk(struct ecctl_nl *nl, struct nlmsghdr *req, mnl_cb_t cb,
 		  void *data, ecctl_nl_describe_t describe);
+
+/*
+ * Join the "events" multicast group; prints the error (EPERM without
+ * CAP_NET_ADMIN) and returns an exit code.
+ */
+int ecctl_nl_subscribe_events(struct ecctl_nl *nl);
 
 /* Payload attributes of a genetlink message, by type (tb[max + 1]). */
 int ecctl_nl_parse(const struct nlmsghdr *nlh, const struct nlattr **tb,

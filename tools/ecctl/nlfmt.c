@@ -46,6 +46,11 @@ static const char *const conn_errors[] = {
 	[ECPROXY_ERR_CLIENT_TIMEOUT] = "client-timeout",
 };
 
+const char *ecctl_fmt_conn_error(unsigned int err)
+{
+	return NAME(conn_errors, err);
+}
+
 static const char *const drop_names[] = {
 	[ECPROXY_DROP_OUT_OF_WINDOW] = "out_of_window",
 	[ECPROXY_DROP_BAD_FLAGS] = "bad_flags",
@@ -82,7 +87,7 @@ static json_object *u64_json(const struct nlattr *a)
 	return json_object_new_int64((int64_t)mnl_attr_get_u64(a));
 }
 
-static json_object *ip4_json(const struct nlattr *a)
+json_object *ecctl_fmt_addr(const struct nlattr *a)
 {
 	char buf[INET6_ADDRSTRLEN];
 	int af = mnl_attr_get_payload_len(a) == 16 ? AF_INET6 : AF_INET;
@@ -134,7 +139,7 @@ static json_object *source_json(const struct nlattr *nest)
 
 	ecctl_nl_parse_nested(nest, tb, ECPROXY_A_SOURCE_MAX);
 	if (tb[ECPROXY_A_SOURCE_ADDR])
-		json_object_object_add(o, "addr", ip4_json(tb[ECPROXY_A_SOURCE_ADDR]));
+		json_object_object_add(o, "addr", ecctl_fmt_addr(tb[ECPROXY_A_SOURCE_ADDR]));
 	if (tb[ECPROXY_A_SOURCE_PORT])
 		json_object_object_add(o, "port",
 				       json_object_new_int(mnl_attr_get_u16(tb[ECPROXY_A_SOURCE_PORT])));
@@ -169,12 +174,12 @@ json_object *ecctl_fmt_task(const struct nlmsghdr *nlh)
 	o = json_object_new_object();
 	json_object_object_add(o, "id", json_object_new_int64(mnl_attr_get_u32(tb[ECPROXY_A_TASK_ID])));
 	if (tb[ECPROXY_A_TASK_VIP])
-		json_object_object_add(o, "vip", ip4_json(tb[ECPROXY_A_TASK_VIP]));
+		json_object_object_add(o, "vip", ecctl_fmt_addr(tb[ECPROXY_A_TASK_VIP]));
 	if (tb[ECPROXY_A_TASK_PORT])
 		json_object_object_add(o, "port",
 				       json_object_new_int(mnl_attr_get_u16(tb[ECPROXY_A_TASK_PORT])));
 	if (tb[ECPROXY_A_TASK_CLIENT]) {
-		json_object *c = ip4_json(tb[ECPROXY_A_TASK_CLIENT]);
+		json_object *c = ecctl_fmt_addr(tb[ECPROXY_A_TASK_CLIENT]);
 		char buf[80];
 
 		snprintf(buf, sizeof(buf), "%s/%u", json_object_get_string(c),
@@ -304,4 +309,35 @@ void ecctl_fmt_task_text(json_object *t, int stats)
 			       " dup-bytes %" PRId64 "\n", str(st, "state"),
 			       num(st, "bytes_in"), num(st, "segs_in"), num(st, "dup_bytes"));
 	}
+}
+
+/* Policy errors point at an attribute: name it the way the user typed it. */
+int ecctl_describe_task_attr(const struct nlmsghdr *req, uint32_t off, char *buf, size_t len)
+{
+	static const char *const names[ECPROXY_A_TASK_MAX + 1] = {
+		[ECPROXY_A_TASK_ID] = "id",
+		[ECPROXY_A_TASK_VIP] = "vip",
+		[ECPROXY_A_TASK_PORT] = "port",
+		[ECPROXY_A_TASK_CLIENT] = "client",
+		[ECPROXY_A_TASK_CLIENT_PREFIX] = "client prefix length",
+		[ECPROXY_A_TASK_SOURCES] = "sources",
+		[ECPROXY_A_TASK_BUFFER_SIZE] = "buffer",
+		[ECPROXY_A_TASK_HANDSHAKE_TIMEOUT] = "timeout handshake",
+		[ECPROXY_A_TASK_IDLE_TIMEOUT] = "timeout idle",
+		[ECPROXY_A_TASK_LINGER_TIMEOUT] = "timeout linger",
+	};
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr)) {
+		unsigned int type = mnl_attr_get_type(a);
+
+		if ((uint32_t)((const char *)a - (const char *)req) != off)
+			continue;
+		if (type <= ECPROXY_A_TASK_MAX && names[type])
+			snprintf(buf, len, "%s", names[type]);
+		else
+			snprintf(buf, len, "attribute %u", type);
+		return 1;
+	}
+	return 0;
 }

@@ -15,6 +15,18 @@ json_object *ecctl_fmt_task(const struct nlmsghdr *nlh);
 void ecctl_fmt_strip_stats(json_object *tasks);
 void ecctl_fmt_task_text(json_object *task, int stats);
 
+/*
+ * ecctl_nl_describe_t for requests of ECPROXY_A_TASK_* attributes: names
+ * the attribute a policy error points at as the user typed it ("buffer").
+ */
+int ecctl_describe_task_attr(const struct nlmsghdr *req, uint32_t off, char *buf, size_t len);
+
+/* An address attribute (4 or 16 bytes) as a JSON string. */
+json_object *ecctl_fmt_addr(const struct nlattr *a);
+
+/* The name of an enum ecproxy_conn_error ("source-refused"). */
+const char *ecctl_fmt_conn_error(unsigned int err);
+
 /* An ECPROXY_A_STATS_* nest as a JSON object. */
 json_object *ecctl_fmt_stats(const struct nlattr *nest);
 /* Print the counters of a stats object, indented. */

@@ -30,13 +30,16 @@ static void task_usage(FILE *f)
 		"                      [ code PROFILE k K m M lost I [ matrix SPEC ] ]\n"
 		"                      source ADDR:PORT[:FRAG] [ coef C ] [ source ... ]\n"
 		"                      [ buffer SIZE ] [ timeout TIMEOUT MS [ TIMEOUT MS ... ] ]\n"
+		"       ecctl task change id ID [ client { PREFIX | any } ] [ buffer SIZE ]\n"
+		"                         [ timeout TIMEOUT MS [ TIMEOUT MS ... ] ]\n"
 		"       ecctl task del id ID\n"
 		"       ecctl task show [ id ID ] [ -s ]\n"
 		"       ecctl task flush\n"
 		"       ecctl task help\n"
 		"ID      := task number, 1..4294967295, unique in the network namespace\n"
 		"ADDR    := IPv4 address; PORT := 1..65535\n"
-		"PREFIX  := ADDR[/LEN]: only clients in it may connect (default: any)\n"
+		"PREFIX  := ADDR[/LEN]: only clients in it may connect (default: any;\n"
+		"           \"any\" or 0.0.0.0/0 lifts the filter)\n"
 		"PROFILE := a coding profile (see \"ecctl code profiles\")\n"
 		"SIZE    := decode buffer, bytes, 4096..64M, suffixes k, m (default 1m)\n"
 		"TIMEOUT := { handshake | idle | linger }, MS in milliseconds\n"
@@ -48,6 +51,10 @@ static void task_usage(FILE *f)
 		"\"code\": then list exactly K sources, each with the index FRAG of the\n"
 		"fragment it serves, and ecctl computes the coefficients that rebuild\n"
 		"fragment I (as \"ecctl code coef ... avail FRAG,FRAG,...\" prints them).\n"
+		"\n"
+		"change applies only while the task is idle (no client connection, not\n"
+		"even a lingering one); vip, port and sources cannot be changed.  A new\n"
+		"buffer is reserved against the namespace cap before the old is freed.\n"
 		"\n"
 		"show -s adds statistics.  Errors from the kernel are printed as\n"
 		"\"Error: MESSAGE\" with exit status 1; usage errors exit with 2.\n");
@@ -78,16 +85,20 @@ static int match_kw(const char *arg, const char *const *names)
 	return n == 1 ? hit : n ? -2 : -1;
 }
 
+/* Unknown: list every keyword; ambiguous: list the candidates. */
 static int kw_error(const char *arg, int how, const char *const *names)
 {
+	size_t off = 0, len = strlen(arg);
 	char buf[512];
-	size_t off = 0;
 
 	buf[0] = '\0';
 	for (int i = 0; names[i] && off < sizeof(buf); i++)
-		off += snprintf(buf + off, sizeof(buf) - off, "%s%s", i ? ", " : "", names[i]);
-	return ecctl_error(ECCTL_USAGE, "%s keyword \"%s\"; valid: %s",
-			   how == -2 ? "ambiguous" : "unknown", arg, buf);
+		if (how != -2 || !strncmp(names[i], arg, len))
+			off += snprintf(buf + off, sizeof(buf) - off, "%s%s", off ? ", " : "",
+					names[i]);
+	if (how == -2)
+		return ecctl_error(ECCTL_USAGE, "ambiguous keyword \"%s\": could be %s", arg, buf);
+	return ecctl_error(ECCTL_USAGE, "unknown keyword \"%s\"; valid: %s", arg, buf);
 }
 
 static int parse_u32(const char *kw, const char *val, uint32_t *out)
@@ -202,6 +213,13 @@ static int parse_client(const char *val, struct add_args *a)
 	char buf[64], *slash, *end;
 	long v;
 
+	a->has_client = 1;
+	if (!strcmp(val, "any")) {
+		/* 0.0.0.0/0: the kernel drops the filter. */
+		memset(&a->client, 0, sizeof(a->client));
+		a->prefix = 0;
+		return 0;
+	}
 	if (snprintf(buf, sizeof(buf), "%s", val) >= (int)sizeof(buf))
 		return ecctl_error(ECCTL_USAGE, "\"client %s\": too long", val);
 	slash = strchr(buf, '/');
@@ -217,6 +235,37 @@ static int parse_client(const char *val, struct add_args *a)
 	if (parse_ip4("client", buf, &a->client))
 		return ECCTL_USAGE;
 	a->has_client = 1;
+	return 0;
+}
+
+/*
+ * "timeout NAME MS [NAME MS ...]" with argv[*i] == "timeout"; leaves *i
+ * two words before the next keyword, as the callers' loops expect.
+ */
+static int parse_timeouts(int argc, char **argv, int *i, struct add_args *a)
+{
+	int n = 0, j;
+
+	for (j = *i + 1; j < argc; j += 2, n++) {
+		int t = match_kw(argv[j], timeout_names);
+
+		/* Past the first, only full names: "id" must stay a keyword. */
+		if (t < 0 || (n && strcmp(argv[j], timeout_names[t])))
+			break;
+		if (j + 1 >= argc)
+			return ecctl_error(ECCTL_USAGE, "\"timeout %s\": missing value MS", argv[j]);
+		if (a->has_timeout[t])
+			return ecctl_error(ECCTL_USAGE, "\"timeout %s %s\": given twice",
+					   argv[j], argv[j + 1]);
+		if (parse_u32(timeout_names[t], argv[j + 1], &a->timeout[t]))
+			return ECCTL_USAGE;
+		a->has_timeout[t] = 1;
+	}
+	if (!n)
+		return ecctl_error(ECCTL_USAGE,
+				   "\"timeout %s\": expected handshake, idle or linger and MS",
+				   *i + 1 < argc ? argv[*i + 1] : "");
+	*i = j - 2;
 	return 0;
 }
 
@@ -283,25 +332,9 @@ static int parse_add(int argc, char **argv, struct add_args *a)
 			ret = parse_size("buffer", val, &a->buffer);
 			a->has_buffer = 1;
 			break;
-		case A_TIMEOUT: {
-			int n = 0;
-
-			/* timeout NAME MS [NAME MS ...] */
-			for (i++; i + 1 < argc; i += 2, n++) {
-				int t = match_kw(argv[i], timeout_names);
-
-				if (t < 0)
-					break;
-				if (parse_u32(timeout_names[t], argv[i + 1], &a->timeout[t]))
-					return ECCTL_USAGE;
-				a->has_timeout[t] = 1;
-			}
-			if (!n)
-				return ecctl_error(ECCTL_USAGE,
-						   "\"timeout\": expected handshake, idle or linger and MS");
-			i -= 2;
+		case A_TIMEOUT:
+			ret = parse_timeouts(argc, argv, &i, a);
 			break;
-		}
 		}
 		if (ret)
 			return ECCTL_USAGE;
@@ -366,35 +399,19 @@ static int code_coefs(struct add_args *a)
 	return 0;
 }
 
-/* Policy errors point at an attribute: name it the way the user typed it. */
-static int describe_add(const struct nlmsghdr *req, uint32_t off, char *buf, size_t len)
+/* The settings TASK_ADD and TASK_SET share: client, buffer, timeouts. */
+static void put_settings(struct nlmsghdr *nlh, const struct add_args *a)
 {
-	static const char *const names[ECPROXY_A_TASK_MAX + 1] = {
-		[ECPROXY_A_TASK_ID] = "id",
-		[ECPROXY_A_TASK_VIP] = "vip",
-		[ECPROXY_A_TASK_PORT] = "port",
-		[ECPROXY_A_TASK_CLIENT] = "client",
-		[ECPROXY_A_TASK_CLIENT_PREFIX] = "client prefix length",
-		[ECPROXY_A_TASK_SOURCES] = "sources",
-		[ECPROXY_A_TASK_BUFFER_SIZE] = "buffer",
-		[ECPROXY_A_TASK_HANDSHAKE_TIMEOUT] = "timeout handshake",
-		[ECPROXY_A_TASK_IDLE_TIMEOUT] = "timeout idle",
-		[ECPROXY_A_TASK_LINGER_TIMEOUT] = "timeout linger",
-	};
-	const struct nlattr *a;
-
-	mnl_attr_for_each(a, req, sizeof(struct genlmsghdr)) {
-		unsigned int type = mnl_attr_get_type(a);
-
-		if ((uint32_t)((const char *)a - (const char *)req) != off)
-			continue;
-		if (type <= ECPROXY_A_TASK_MAX && names[type])
-			snprintf(buf, len, "%s", names[type]);
-		else
-			snprintf(buf, len, "attribute %u", type);
-		return 1;
+	if (a->has_client) {
+		mnl_attr_put(nlh, ECPROXY_A_TASK_CLIENT, 4, &a->client);
+		if (a->prefix >= 0)
+			mnl_attr_put_u8(nlh, ECPROXY_A_TASK_CLIENT_PREFIX, (uint8_t)a->prefix);
 	}
-	return 0;
+	if (a->has_buffer)
+		mnl_attr_put_u32(nlh, ECPROXY_A_TASK_BUFFER_SIZE, a->buffer);
+	for (int t = 0; t < 3; t++)
+		if (a->has_timeout[t])
+			mnl_attr_put_u32(nlh, timeout_attr[t], a->timeout[t]);
 }
 
 static int task_add(int argc, char **argv)
@@ -433,16 +450,7 @@ static int task_add(int argc, char **argv)
 	mnl_attr_put_u32(nlh, ECPROXY_A_TASK_ID, a.id);
 	mnl_attr_put(nlh, ECPROXY_A_TASK_VIP, 4, &a.vip);
 	mnl_attr_put_u16(nlh, ECPROXY_A_TASK_PORT, a.port);
-	if (a.has_client) {
-		mnl_attr_put(nlh, ECPROXY_A_TASK_CLIENT, 4, &a.client);
-		if (a.prefix >= 0)
-			mnl_attr_put_u8(nlh, ECPROXY_A_TASK_CLIENT_PREFIX, (uint8_t)a.prefix);
-	}
-	if (a.has_buffer)
-		mnl_attr_put_u32(nlh, ECPROXY_A_TASK_BUFFER_SIZE, a.buffer);
-	for (int t = 0; t < 3; t++)
-		if (a.has_timeout[t])
-			mnl_attr_put_u32(nlh, timeout_attr[t], a.timeout[t]);
+	put_settings(nlh, &a);
 	nest = mnl_attr_nest_start(nlh, ECPROXY_A_TASK_SOURCES);
 	for (int i = 0; i < a.nsrc; i++) {
 		struct nlattr *s = mnl_attr_nest_start(nlh, (uint16_t)i);
@@ -455,7 +463,66 @@ static int task_add(int argc, char **argv)
 		mnl_attr_nest_end(nlh, s);
 	}
 	mnl_attr_nest_end(nlh, nest);
-	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, describe_add);
+	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, ecctl_describe_task_attr);
+	ecctl_nl_free(nl);
+	return ret;
+}
+
+enum { C_ID, C_CLIENT, C_BUFFER, C_TIMEOUT };
+static const char *const change_names[] = { "id", "client", "buffer", "timeout", NULL };
+
+static int task_change(int argc, char **argv)
+{
+	static struct add_args a;
+	struct ecctl_nl *nl;
+	struct nlmsghdr *nlh;
+	int ret;
+
+	if (argc > 1 && !strcmp(argv[1], "help"))
+		return task_help(argc, argv);
+	memset(&a, 0, sizeof(a));
+	for (int i = 1; i < argc; i += 2) {
+		int kw = match_kw(argv[i], change_names);
+		const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (kw < 0)
+			return kw_error(argv[i], kw, change_names);
+		if (!val)
+			return ecctl_error(ECCTL_USAGE, "\"%s\": missing value", argv[i]);
+		switch (kw) {
+		case C_ID:
+			ret = parse_u32("id", val, &a.id);
+			a.has_id = 1;
+			break;
+		case C_CLIENT:
+			ret = parse_client(val, &a);
+			break;
+		case C_BUFFER:
+			ret = parse_size("buffer", val, &a.buffer);
+			a.has_buffer = 1;
+			break;
+		default:
+			ret = parse_timeouts(argc, argv, &i, &a);
+			break;
+		}
+		if (ret)
+			return ECCTL_USAGE;
+	}
+	if (!a.has_id)
+		return ecctl_error(ECCTL_USAGE, "missing \"id ID\"");
+	if (!a.has_client && !a.has_buffer && !a.has_timeout[0] && !a.has_timeout[1] &&
+	    !a.has_timeout[2])
+		return ecctl_error(ECCTL_USAGE,
+				   "task change id %u: nothing to change; give client, buffer or timeout",
+				   a.id);
+
+	ret = ecctl_nl_new(&nl);
+	if (ret)
+		return ret;
+	nlh = ecctl_nl_req(nl, ECPROXY_CMD_TASK_SET, 0);
+	mnl_attr_put_u32(nlh, ECPROXY_A_TASK_ID, a.id);
+	put_settings(nlh, &a);
+	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, ecctl_describe_task_attr);
 	ecctl_nl_free(nl);
 	return ret;
 }
@@ -488,7 +555,7 @@ static int simple_cmd(uint8_t cmd, int has_id, uint32_t id)
 	nlh = ecctl_nl_req(nl, cmd, 0);
 	if (has_id)
 		mnl_attr_put_u32(nlh, ECPROXY_A_TASK_ID, id);
-	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, NULL);
+	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, ecctl_describe_task_attr);
 	ecctl_nl_free(nl);
 	return ret;
 }
@@ -559,7 +626,7 @@ static int task_show(int argc, char **argv)
 		nlh = ecctl_nl_req(nl, ECPROXY_CMD_TASK_GET, has_id ? 0 : NLM_F_DUMP);
 		if (has_id)
 			mnl_attr_put_u32(nlh, ECPROXY_A_TASK_ID, id);
-		ret = ecctl_nl_talk(nl, nlh, task_cb, tasks, NULL);
+		ret = ecctl_nl_talk(nl, nlh, task_cb, tasks, ecctl_describe_task_attr);
 		if (ret || !nl->dump_intr)
 			break;
 		/* Tasks changed during the dump: start again. */
@@ -585,6 +652,7 @@ static int task_show(int argc, char **argv)
 
 static const struct ecctl_cmd task_cmds[] = {
 	{ "add", task_add, "add a task" },
+	{ "change", task_change, "change an idle task" },
 	{ "del", task_del, "delete a task" },
 	{ "show", task_show, "list tasks" },
 	{ "list", task_show, "alias of show" },

@@ -26,10 +26,14 @@ complete_is() {
 	fi
 }
 
-complete_is "ecctl " "code task stats gf help"
+complete_is "ecctl " "code task stats monitor gf help"
 complete_is "ecctl t" "task"
 complete_is "ecctl -" "-json -pretty -statistics -netns -Version -help"
-complete_is "ecctl task " "add del show flush help"
+complete_is "ecctl task " "add change del show flush help"
+complete_is "ecctl task change id 1 " "id client buffer timeout"
+complete_is "ecctl m" "monitor"
+complete_is "ecctl monitor " "help"
+complete_is "ecctl stats reset " "id"
 complete_is "ecctl -j task s" "show"
 complete_is "ecctl code " "profiles matrix coef encode decode assemble help"
 complete_is "ecctl code coef h" "hdfs-rs"
@@ -37,6 +41,6 @@ complete_is "ecctl code coef hdfs-rs k 6 m 3 l" "lost"
 complete_is "ecctl task add id 1 vip 10.0.0.1 port 9 code c" "ceph-jerasure"
 complete_is "ecctl task add id 1 ti" "timeout"
 complete_is "ecctl task add id 1 timeout " "handshake idle linger"
-complete_is "ecctl stats " "show help"
+complete_is "ecctl stats " "show reset help"
 echo "1..$n"
 [ $fail = 0 ]

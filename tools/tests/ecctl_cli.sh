@@ -15,7 +15,6 @@ trap 'rm -rf "$tmp"' EXIT
 
 n=0
 failed=0
-echo "1..29"
 
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
@@ -72,10 +71,14 @@ expect_jq() {
 }
 
 run -V
-case "$out" in "ecctl ecproxy-"*) [ $rc = 0 ] && ok "-V prints version" || notok "-V exit code" ;; *) notok "-V prints version" ;; esac
+ver=$(sed -n 's/^#define ECP_VERSION "\(.*\)"/\1/p' "$here/../../kmod/ecproxy.h")
+[ -n "$ver" ] && [ "$out" = "ecctl ecproxy-$ver" ] && [ $rc = 0 ] && ok "-V prints the module's version ($ver)" ||
+	notok "-V prints the module's version: $out (want $ver)"
+run -Version
+[ "$out" = "ecctl ecproxy-$ver" ] && [ $rc = 0 ] && ok "-Version too" || notok "-Version: $out"
 
 run help
-case "$out" in *"OBJECT := { code | task | stats | gf | help }"*) ok "help lists objects" ;; *) notok "help lists objects" ;; esac
+case "$out" in *"OBJECT := { code | task | stats | monitor | gf | help }"*) ok "help lists objects" ;; *) notok "help lists objects" ;; esac
 
 run code help
 case "$out" in *"ecctl code assemble PROFILE"*"ecmeta"*) [ $rc = 0 ] && ok "code help documents commands" || notok "code help rc" ;; *) notok "code help documents commands" ;; esac
@@ -119,7 +122,7 @@ expect_err "avail garbage" 2 'Error: "avail 0,x": expected comma-separated fragm
 	code coef isal-rs k 4 m 2 lost 1 avail 0,x
 expect_err "unknown command lists valid ones" 2 \
 	'Error: unknown code command "frob"; valid: profiles, matrix, coef, encode, decode, assemble, help' code frob
-expect_err "unknown object lists valid ones" 2 'Error: unknown object "tusk"; valid: code, task, stats, gf, help' tusk
+expect_err "unknown object lists valid ones" 2 'Error: unknown object "tusk"; valid: code, task, stats, monitor, gf, help' tusk
 expect_err "unknown keyword lists valid ones" 2 \
 	'Error: unknown keyword "lots"; valid: k, m, matrix, lost, avail' code coef isal-rs k 4 m 2 lots 1
 expect_err "unknown profile lists valid ones" 2 \
@@ -210,5 +213,125 @@ expect_err "batch rejects an unbalanced quote" 2 \
 	"Error: $tmp/batch2:1: unbalanced quote or too many words
 Command failed $tmp/batch2:1" -batch "$tmp/batch2"
 
+# --- help at every level, exit codes, prefixes ------------------------------
+# Every object and command answers "help" with its usage on stdout, exit 0,
+# without needing the kernel module.
+for cmd in "help" "-h" "code help" "code profiles help" "code matrix help" \
+	   "code coef help" "code encode help" "code decode help" "code assemble help" \
+	   "task help" "task add help" "task change help" "task del help" \
+	   "task show help" "task flush help" "stats help" "stats show help" \
+	   "stats reset help" "gf help" "gf show help" "monitor help" \
+	   "t h" "t ch help" "s r help" "m help" "g s help"; do
+	# shellcheck disable=SC2086
+	run $cmd
+	case "$out" in
+	"Usage: ecctl"*) [ $rc = 0 ] && [ -z "$err" ] && ok "\"ecctl $cmd\": usage, exit 0" ||
+		notok "\"ecctl $cmd\": rc=$rc err=$err" ;;
+	*) notok "\"ecctl $cmd\": usage, exit 0"; echo "#   rc=$rc out=$(printf '%s' "$out" | head -1) err=$err" ;;
+	esac
+done
+run task help
+case "$out" in *"ecctl task change id ID [ client { PREFIX | any } ] [ buffer SIZE ]"*) ok "task help documents change" ;; *) notok "task help documents change" ;; esac
+run monitor help
+case "$out" in *"task ID failed client ADDR:PORT error REASON [ source I ADDR:PORT ]"*) ok "monitor help documents the failed line" ;; *) notok "monitor help documents the failed line" ;; esac
+run stats help
+case "$out" in *"ecctl stats reset [ id ID ]"*) ok "stats help documents reset" ;; *) notok "stats help documents reset" ;; esac
+
+# Prefixes: objects, commands and keywords, iproute2 style.
+"$ECCTL" code profiles > "$tmp/full"
+expect_out "\"c p\" is \"code profiles\"" 0 "$(cat "$tmp/full")" c p
+expect_out "\"t help\" is \"task help\"" 0 "$("$ECCTL" task help)" t help
+expect_err "ambiguous keyword lists the candidates" 2 \
+	'Error: ambiguous keyword "c": could be client, code, coef' \
+	task add id 1 c 10.0.0.1
+expect_err "unknown task command lists valid ones" 2 \
+	'Error: unknown task command "move"; valid: add, change, del, show, list, flush, help' task move
+expect_err "unknown stats command lists valid ones" 2 \
+	'Error: unknown stats command "clear"; valid: show, reset, help' stats clear
+expect_err "unknown gf command lists valid ones" 2 \
+	'Error: unknown gf command "list"; valid: show, help' gf list
+
+# Usage errors (exit 2) of the kernel commands are caught before netlink,
+# each naming the offending argument.
+expect_err "task change: unchangeable keyword" 2 \
+	'Error: unknown keyword "vip"; valid: id, client, buffer, timeout' task change id 1 vip 10.0.0.1
+expect_err "task change: id is required" 2 'Error: missing "id ID"' task change buffer 64k
+expect_err "task change: nothing to change" 2 \
+	'Error: task change id 7: nothing to change; give client, buffer or timeout' task change id 7
+expect_err "task change: bad size" 2 'Error: "buffer 12q": not a size below 4g' task change id 7 buffer 12q
+expect_err "task change: bad client" 2 'Error: "client 10.0.0.300": not an IPv4 address' \
+	task change id 7 client 10.0.0.300
+expect_err "task change: unknown timeout" 2 \
+	'Error: "timeout fast": expected handshake, idle or linger and MS' task change id 7 timeout fast 10
+expect_err "task change: timeout without value" 2 'Error: "timeout idle": missing value MS' \
+	task change id 7 timeout idle
+expect_err "task change: timeout given twice" 2 'Error: "timeout idle 2000": given twice' \
+	task change id 7 timeout idle 1000 idle 2000
+expect_err "task add: bad id" 2 'Error: "id one": not an integer' task add id one vip 10.0.0.1 port 1
+expect_err "task add: bad source" 2 'Error: "source 10.0.0.1": expected ADDR:PORT[:FRAG]' \
+	task add id 1 vip 10.0.0.1 port 1 source 10.0.0.1
+expect_err "task add: vip is required" 2 'Error: missing "vip ADDR"' task add id 1 port 1
+expect_err "task add: coef before any source" 2 'Error: "coef 3": must follow a source' \
+	task add id 1 vip 10.0.0.1 port 1 coef 3
+expect_err "task add: k without code" 2 'Error: k, m, lost and matrix need "code PROFILE"' \
+	task add id 1 vip 10.0.0.1 port 1 k 3 source 10.0.0.2:1 coef 1
+expect_err "task del: id is required" 2 'Error: missing "id ID"' task del
+expect_err "task flush takes no arguments" 2 'Error: "now": flush takes no arguments' task flush now
+expect_err "stats reset: bad id" 2 'Error: "id -1": must be in 0..4294967295' stats reset id -1
+expect_err "stats show takes no arguments" 2 'Error: "id": stats show takes no arguments' stats show id 1
+expect_err "monitor takes no arguments" 2 \
+	'Error: "task": monitor takes no arguments; see "ecctl monitor help"' monitor task 1
+expect_err "gf show takes no arguments" 2 'Error: "x": gf show takes no arguments' gf show x
+expect_err "-n needs a name" 2 'Error: "-n" needs a namespace name' -n
+expect_err "-batch needs a file" 2 'Error: "-batch" needs a file name (or -)' -batch
+
+# Runtime errors exit 1.  Without the module (not loaded, not installed:
+# no autoload), every kernel command says so.
+if [ ! -d /sys/module/ecproxy ] && ! modinfo ecproxy >/dev/null 2>&1; then
+	for cmd in "task show" "stats" "gf" "monitor" "task del id 1" "stats reset"; do
+		# shellcheck disable=SC2086
+		run $cmd
+		if [ $rc = 1 ] && [ "$err" = 'Error: the ecproxy module is not loaded (no generic netlink family "ecproxy")' ]; then
+			ok "\"ecctl $cmd\" without the module: exit 1, says so"
+		else
+			notok "\"ecctl $cmd\" without the module: exit 1, says so"
+			echo "#   rc=$rc err=$err"
+		fi
+	done
+else
+	for cmd in "task show" "stats" "gf" "monitor" "task del id 1" "stats reset"; do
+		ok "\"ecctl $cmd\" without the module # SKIP the module is installed here"
+	done
+fi
+
+# -j and -p on every pure-userspace show command, checked by python's parser
+# as well as jq.
+for cmd in "code profiles" "code matrix isal-rs k 3 m 2" "code coef hdfs-rs k 6 m 3 lost 2"; do
+	for opt in -j -p; do
+		# shellcheck disable=SC2086
+		run $opt $cmd
+		if [ $rc = 0 ] && printf '%s' "$out" | python3 -m json.tool >/dev/null 2>&1; then
+			ok "ecctl $opt $cmd: valid JSON"
+		else
+			notok "ecctl $opt $cmd: valid JSON"
+		fi
+	done
+done
+run -p code coef hdfs-rs k 6 m 3 lost 2
+[ "$(printf '%s\n' "$out" | wc -l)" -gt 5 ] && ok "-p indents" || notok "-p indents"
+
+# code coef, complete: the HDFS RS-6-3 and Ceph jerasure examples of ecctl(8).
+expect_out "code coef hdfs-rs k 6 m 3 lost 2 (golden, the ecctl(8) example)" 0 \
+'profile isal-cauchy k 6 m 3 lost 2
+survivors 0 1 3 4 5 6
+coefficients 0xf5 0xd2 0xa6 0x02 0xf7 0x04' code coef hdfs-rs k 6 m 3 lost 2
+expect_jq "-j code coef hdfs-rs: the same, as JSON" \
+	'.profile == "isal-cauchy" and .k == 6 and .m == 3 and .lost == 2 and .survivors == [0,1,3,4,5,6] and .coefficients == [245,210,166,2,247,4]' \
+	-j code coef hdfs-rs k 6 m 3 lost 2
+expect_out "code coef ceph-jerasure parity from the data (the ecctl(8) example)" 0 \
+"$(printf 'profile jerasure-rs k 4 m 2 lost 5\nsurvivors 0 1 2 3\ncoefficients %s' \
+	"$("$ECCTL" code matrix ceph-jerasure k 4 m 2 | sed -n 's/^parity  5: //p')")" \
+	code coef ceph-jerasure k 4 m 2 lost 5 avail 0,1,2,3
+echo "1..$n"
 echo "# ecctl_cli: $((n - failed)) passed, $failed failed"
 [ $failed -eq 0 ]

@@ -52,7 +52,8 @@
  *            CLIENT/CLIENT_PREFIX may use the task; default: any client.
  *    CLIENT_PREFIX: NLA_U8, 0..32 (IPv4) or 0..128 (IPv6), optional,
  *                   only with CLIENT; default: a host (32 or 128).  CLIENT
- *                   must have no bits set beyond the prefix.
+ *                   must have no bits set beyond the prefix.  Prefix 0
+ *                   means any client, as if CLIENT were absent.
  *    SOURCES: NLA_NESTED, required.  An array of 1..32 (ECPROXY_MAX_K)
  *             nests, one per source, in order; the type of each entry is
  *             not interpreted (tools use its index).  Each entry holds
@@ -96,14 +97,16 @@
  * values outside their range; -EAFNOSUPPORT for IPv6; -ENOSPC when the
  * buffer would exceed the namespace's memory cap (module parameter
  * netns_mem_max, bytes, counting BUFFER_SIZE plus headroom of every task);
- * -ENOMEM.  Answers with an ack only.
+ * -ENOMEM.  Answers with an ack only, and sends an
+ * ECPROXY_EVENT_TASK_ADDED event.
  *
  * ECPROXY_CMD_TASK_DEL
  * --------------------
  *
  * Takes ECPROXY_A_TASK_ID (required) and deletes that task, resetting its
  * connection if one is open, and releasing its memory.  -ENOENT if there is
- * no such task.  Answers with an ack only.
+ * no such task.  Answers with an ack only, and sends an
+ * ECPROXY_EVENT_TASK_DELETED event.
  *
  * ECPROXY_CMD_TASK_GET
  * --------------------
@@ -136,8 +139,8 @@
  * ECPROXY_CMD_TASK_FLUSH
  * ----------------------
  *
- * Takes no attributes and deletes every task of the namespace.  Answers
- * with an ack only.
+ * Takes no attributes and deletes every task of the namespace, each with
+ * an ECPROXY_EVENT_TASK_DELETED event.  Answers with an ack only.
  *
  * ECPROXY_CMD_STATS_GET
  * ---------------------
@@ -153,10 +156,84 @@
  *           namespace has had, deleted ones included (PEAK_BUFFER is the
  *           maximum, the per-connection attributes are absent).
  *
+ *    EVENTS_DROPPED: NLA_U64, events of the namespace that could not be
+ *                    allocated or delivered to a listener (see EVENTS
+ *                    below); back to 0 on STATS_RESET.
+ *
+ * ECPROXY_CMD_TASK_SET
+ * --------------------
+ *
+ * Changes a task while it is idle.  Takes ECPROXY_A_TASK_ID (required)
+ * and at least one of:
+ *
+ *    CLIENT, CLIENT_PREFIX: as for TASK_ADD, replacing the client filter;
+ *                           a /0 prefix (CLIENT 0.0.0.0, CLIENT_PREFIX 0)
+ *                           removes it, so that any client may connect.
+ *    BUFFER_SIZE: as for TASK_ADD.  The new buffer (plus its headroom) is
+ *                 reserved and allocated before the old one is released;
+ *                 the namespace cap applies to the new size with the
+ *                 task's current reservation given back first.
+ *    HANDSHAKE_TIMEOUT, IDLE_TIMEOUT, LINGER_TIMEOUT: as for TASK_ADD.
+ *
+ * Attributes not given keep their value.  VIP, PORT and SOURCES cannot be
+ * changed (-EINVAL naming the attribute: delete the task and add it
+ * again), nor can the read-only STATE, MEM and STATS.  -ENOENT if there is
+ * no such task; -EBUSY while a client connection exists, lingering ones
+ * included (the task's STATE is ECPROXY_TASK_BUSY): nothing is changed
+ * then; -ENOSPC if the new buffer would exceed the namespace cap; -ENOMEM.
+ * The change is atomic: either every given attribute is applied, or none.
+ * Answers with an ack only, and sends an ECPROXY_EVENT_TASK_CHANGED event.
+ *
+ * ECPROXY_CMD_STATS_RESET
+ * -----------------------
+ *
+ * With ECPROXY_A_TASK_ID, sets that task's counters (ECPROXY_A_STATS_*
+ * counters and the per-source BYTES_IN, SEGS_IN and DUP_BYTES) to zero;
+ * -ENOENT if there is no such task.  Without, does so for every task of
+ * the namespace, for the counters kept from deleted tasks and for
+ * EVENTS_DROPPED, so that every STATS_GET total starts again from 0.
+ * Connection state and LAST_ERROR are state, not counters: they are kept.
+ * Counters the data path bumps while the reset runs may be lost or kept.
+ * Answers with an ack only.
+ *
+ * Events (multicast group ECPROXY_MCGRP_EVENTS, "events")
+ * -------------------------------------------------------
+ *
+ * Subscribe (NETLINK_ADD_MEMBERSHIP with the group id the family's
+ * CTRL_ATTR_MCAST_GROUPS gives) to follow what happens in the socket's
+ * network namespace.  Subscribing needs CAP_NET_ADMIN in the user
+ * namespace owning that network namespace (GENL_MCAST_CAP_NET_ADMIN, the
+ * same rule as the commands'); without it the kernel answers -EPERM.
+ * Every event is one message with command ECPROXY_CMD_EVENT (which is not
+ * a request: sending it gets -EOPNOTSUPP) holding ECPROXY_A_EVENT_*:
+ *
+ *    TYPE: NLA_U8, enum ecproxy_event, always present.
+ *    TASK_ID: NLA_U32, always present.
+ *    VIP, PORT: the task's service endpoint; TASK_ADDED only, with
+ *               K: NLA_U8, the number of sources.
+ *    CLIENT, CLIENT_PORT: the client's address and port; connection
+ *                         events only.
+ *    BYTES: NLA_U64, bytes of the rebuilt stream sent to the client
+ *           (re-sent bytes counted once); CONN_DONE and CONN_FAILED.
+ *    DURATION: NLA_U64, milliseconds since the client's SYN;
+ *              CONN_DONE and CONN_FAILED.
+ *    ERROR: NLA_U8, enum ecproxy_conn_error; CONN_FAILED only.
+ *    ERROR_SOURCE: NLA_U8, the index of the source at fault, with
+ *                  SOURCE_ADDR and SOURCE_PORT, its address and port;
+ *                  CONN_FAILED only, when one source is to blame.
+ *
+ * Connection events are built in softirq with GFP_ATOMIC and only when
+ * someone listens; the data path never waits for a listener.  An event
+ * that cannot be allocated, or that a listener's full receive buffer
+ * refuses, is dropped and counted in EVENTS_DROPPED (the listener also
+ * gets ENOBUFS on its socket).  A deleted task's live connection yields
+ * CONN_FAILED (ERROR ECPROXY_ERR_TASK_DELETED) before TASK_DELETED.
+ *
  * Statistics (ECPROXY_A_STATS_*)
  * ------------------------------
  *
- * Counters are NLA_U64 and only ever grow while the task exists:
+ * Counters are NLA_U64 and only ever grow while the task exists, until
+ * STATS_RESET sets them to zero:
  *
  *    BYTES_IN: payload bytes received from all sources.
  *    BYTES_OUT: payload bytes sent to the client, re-sent ones included.
@@ -218,9 +295,14 @@ enum ecproxy_cmd {
 	ECPROXY_CMD_TASK_GET,
 	ECPROXY_CMD_TASK_FLUSH,
 	ECPROXY_CMD_STATS_GET,
+	ECPROXY_CMD_TASK_SET,
+	ECPROXY_CMD_STATS_RESET,
+	ECPROXY_CMD_EVENT,		/* multicast only, see Events */
 	__ECPROXY_CMD_MAX
 };
 #define ECPROXY_CMD_MAX (__ECPROXY_CMD_MAX - 1)
+
+#define ECPROXY_MCGRP_EVENTS "events"
 
 enum ecproxy_info_attr {
 	ECPROXY_A_INFO_UNSPEC,
@@ -273,6 +355,7 @@ enum ecproxy_netns_attr {
 	ECPROXY_A_NETNS_MEM_USED,
 	ECPROXY_A_NETNS_MEM_MAX,
 	ECPROXY_A_NETNS_STATS,
+	ECPROXY_A_NETNS_EVENTS_DROPPED,
 	__ECPROXY_A_NETNS_MAX
 };
 #define ECPROXY_A_NETNS_MAX (__ECPROXY_A_NETNS_MAX - 1)
@@ -316,6 +399,38 @@ enum ecproxy_drop_reason {
 	__ECPROXY_DROP_MAX
 };
 #define ECPROXY_DROP_MAX (__ECPROXY_DROP_MAX - 1)
+
+enum ecproxy_event_attr {
+	ECPROXY_A_EVENT_UNSPEC,
+	ECPROXY_A_EVENT_PAD,
+	ECPROXY_A_EVENT_TYPE,
+	ECPROXY_A_EVENT_TASK_ID,
+	ECPROXY_A_EVENT_VIP,
+	ECPROXY_A_EVENT_PORT,
+	ECPROXY_A_EVENT_K,
+	ECPROXY_A_EVENT_CLIENT,
+	ECPROXY_A_EVENT_CLIENT_PORT,
+	ECPROXY_A_EVENT_BYTES,
+	ECPROXY_A_EVENT_DURATION,
+	ECPROXY_A_EVENT_ERROR,
+	ECPROXY_A_EVENT_ERROR_SOURCE,
+	ECPROXY_A_EVENT_SOURCE_ADDR,
+	ECPROXY_A_EVENT_SOURCE_PORT,
+	__ECPROXY_A_EVENT_MAX
+};
+#define ECPROXY_A_EVENT_MAX (__ECPROXY_A_EVENT_MAX - 1)
+
+enum ecproxy_event {
+	ECPROXY_EVENT_UNSPEC,
+	ECPROXY_EVENT_TASK_ADDED,
+	ECPROXY_EVENT_TASK_DELETED,	/* by TASK_DEL, TASK_FLUSH or netns exit */
+	ECPROXY_EVENT_TASK_CHANGED,	/* by TASK_SET */
+	ECPROXY_EVENT_CONN_ESTABLISHED,	/* the client ACKed the SYN-ACK */
+	ECPROXY_EVENT_CONN_DONE,	/* every byte delivered, all closed */
+	ECPROXY_EVENT_CONN_FAILED,	/* reset or timed out, see ERROR */
+	__ECPROXY_EVENT_MAX
+};
+#define ECPROXY_EVENT_MAX (__ECPROXY_EVENT_MAX - 1)
 
 enum ecproxy_task_state {
 	ECPROXY_TASK_IDLE,		/* waiting for a client */

@@ -1,0 +1,327 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `ecctl monitor` follows the events of a real reconstruction, and
+# `ecctl task change` and `ecctl stats reset` act on tasks that carry
+# traffic.  Two monitors (text and -j) run in S's namespace, a third in
+# A's, which must see nothing.  Fragments are encoded with ecctl, served
+# by socat on the Bs, and read by socat on A through the VIP, as in
+# recon.sh.
+#
+#                 +---------------------------+
+#   +-------+     |            S              |     +--------+
+#   |   A   |-----| veth 10.0.1.1             |-----| B1 .2  | 10.0.11.0/24
+#   | .1.2  |     | VIP 10.99.0.1 (on lo)     |-----| B2 .2  | 10.0.12.0/24
+#   +-------+     | ecproxy, ecctl monitor    |-----| B3 .2  | 10.0.13.0/24
+#                 +---------------------------+     +--------+
+set -u
+. "$(dirname "$0")/../lib/tap.sh"
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+ECCTL=${ECCTL:-$top/tools/ecctl/ecctl}
+S=ecp-mon-s
+A=ecp-mon-a
+B=ecp-mon-b
+VIP=10.99.0.1
+NB=3
+tmp=$(mktemp -d)
+pids=()
+mons=()
+
+cleanup() {
+	local p
+	for p in "${pids[@]}" "${mons[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	ip netns del $S 2>/dev/null
+	ip netns del $A 2>/dev/null
+	for i in $(seq 1 $NB); do
+		ip netns del $B$i 2>/dev/null
+	done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+ecin() {
+	echo "[+] ip netns exec $S ecctl $*" >&2
+	ip netns exec $S "$ECCTL" "$@"
+}
+
+setup() {
+	local i
+	pp ip netns add $S
+	pp ip netns add $A
+	ip -n $S link set lo up
+	ip -n $A link set lo up
+	pp ip -n $S addr add $VIP/32 dev lo
+	pp ip netns exec $S sysctl -qw net.ipv4.ip_forward=1
+	pp ip -n $S link add s-a type veth peer name a-s netns $A
+	ip -n $S addr add 10.0.1.1/24 dev s-a
+	ip -n $S link set s-a up
+	ip -n $A addr add 10.0.1.2/24 dev a-s
+	ip -n $A link set a-s up
+	ip -n $A route add default via 10.0.1.1
+	for i in $(seq 1 $NB); do
+		pp ip netns add $B$i
+		ip -n $B$i link set lo up
+		pp ip -n $S link add s-b$i type veth peer name b-s netns $B$i
+		ip -n $S addr add 10.0.$((10 + i)).1/24 dev s-b$i
+		ip -n $S link set s-b$i up
+		ip -n $B$i addr add 10.0.$((10 + i)).2/24 dev b-s
+		ip -n $B$i link set b-s up
+		ip -n $B$i route add default via 10.0.$((10 + i)).1
+	done
+}
+
+# serve I FILE: B_I serves FILE on port 8000 until stop_servers.
+serve() {
+	ip netns exec $B$1 socat -U TCP-LISTEN:8000,reuseaddr,fork \
+		OPEN:"$2",rdonly 2>/dev/null &
+	pids+=($!)
+	wait_for 5 ip netns exec $B$1 sh -c 'ss -ltnH | grep -q ":8000 "'
+}
+
+stop_servers() {
+	local p
+	for p in "${pids[@]}"; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	pids=()
+}
+
+conn_idle() {
+	ip netns exec $S "$ECCTL" -j task show id "$1" | jq -e '.[0].state == "idle"' >/dev/null
+}
+
+# mon_has FILE REGEX: a line of FILE matches the (extended) REGEX.
+mon_has() {
+	grep -Eq "$2" "$1"
+}
+
+# line_of FILE REGEX: the number of the first matching line.
+line_of() {
+	grep -En "$2" "$1" | head -1 | cut -d: -f1
+}
+
+# jq_line DESC FILTER: one line of the -j monitor satisfies FILTER.
+jq_line() {
+	if jq -e -s "[.[] | select($2)] | length == 1" "$tmp/mon.json" >/dev/null; then
+		tap_ok "$1"
+	else
+		tap_fail "$1" "no single line with $2 in: $(tr '\n' ' ' < "$tmp/mon.json")"
+	fi
+}
+
+pp modprobe ecproxy
+setup
+
+# --- three monitors; they are listening once they see task 99 come --------
+ip netns exec $S "$ECCTL" monitor > "$tmp/mon.txt" 2> "$tmp/mon.err" &
+mons+=($!)
+ip netns exec $S "$ECCTL" -j monitor > "$tmp/mon.json" 2> "$tmp/monj.err" &
+mons+=($!)
+ip netns exec $A "$ECCTL" monitor > "$tmp/mon.a" 2>&1 &
+mons+=($!)
+probe() {
+	ip netns exec "$1" "$ECCTL" task add id 99 vip 10.99.0.99 port 99 \
+		source 10.0.11.2:1 coef 1 buffer 4k >/dev/null 2>&1
+	mon_has "$2" '^task 99 added|"task":99' && return 0
+	ip netns exec "$1" "$ECCTL" task del id 99 >/dev/null 2>&1
+	return 1
+}
+tap_check "text monitor is listening" wait_for 20 probe $S "$tmp/mon.txt"
+tap_check "JSON monitor is listening" wait_for 20 probe $S "$tmp/mon.json"
+tap_check "A's monitor is listening (A's own task 99)" wait_for 20 probe $A "$tmp/mon.a"
+pp ip netns exec $A "$ECCTL" task del id 99
+tap_check "task 99 deleted in A seen by A" wait_for 10 mon_has "$tmp/mon.a" '^task 99 deleted$'
+ecin task del id 99 >&2
+tap_check "text: task 99 added" \
+	mon_has "$tmp/mon.txt" '^task 99 added vip 10\.99\.0\.99 port 99 sources 1$'
+
+# --- a reconstruction: added, established, completed, deleted -------------
+k=3 m=2 lost=1 size=300000
+frag=$((size / k))
+head -c $size /dev/urandom > "$tmp/in"
+pp "$ECCTL" code encode isal-cauchy k $k m $m in "$tmp/in" out "$tmp/frags" >&2
+n=0 srcs=()
+for i in 0 2 3; do
+	n=$((n + 1))
+	serve $n "$tmp/frags/frag.$i"
+	srcs+=(source 10.0.$((10 + n)).2:8000:$i)
+done
+tap_check "add task 1" ecin task add id 1 vip $VIP port 7001 \
+	code isal-cauchy k $k m $m lost $lost "${srcs[@]}"
+echo "[+] ip netns exec $A socat -u TCP:$VIP:7001 - > out" >&2
+timeout 60 ip netns exec $A socat -u TCP:$VIP:7001 - > "$tmp/out" 2> "$tmp/err"
+if cmp -s "$tmp/frags/frag.$lost" "$tmp/out"; then
+	tap_ok "fragment $lost rebuilt, $frag bytes, byte-exact"
+else
+	tap_fail "fragment $lost rebuilt byte-exact" "got $(stat -c %s "$tmp/out") bytes; $(cat "$tmp/err")"
+fi
+tap_check "completed event arrives" wait_for 10 mon_has "$tmp/mon.txt" '^task 1 completed '
+tap_check "text: task 1 added" \
+	mon_has "$tmp/mon.txt" "^task 1 added vip 10\\.99\\.0\\.1 port 7001 sources 3\$"
+tap_check "text: task 1 established, from A" \
+	mon_has "$tmp/mon.txt" '^task 1 established client 10\.0\.1\.2:[0-9]+$'
+tap_check "text: task 1 completed with the fragment's byte count" \
+	mon_has "$tmp/mon.txt" "^task 1 completed client 10\\.0\\.1\\.2:[0-9]+ bytes $frag duration [0-9]+ ms\$"
+port1=$(sed -n 's/^task 1 established client 10\.0\.1\.2:\([0-9]*\)$/\1/p' "$tmp/mon.txt")
+tap_check "text: the same client port in established and completed ($port1)" \
+	mon_has "$tmp/mon.txt" "^task 1 completed client 10\\.0\\.1\\.2:$port1 "
+stop_servers
+wait_for 10 conn_idle 1
+tap_check "delete task 1" ecin task del id 1
+tap_check "text: task 1 deleted" wait_for 10 mon_has "$tmp/mon.txt" '^task 1 deleted$'
+a=$(line_of "$tmp/mon.txt" '^task 1 added')
+e=$(line_of "$tmp/mon.txt" '^task 1 established')
+c=$(line_of "$tmp/mon.txt" '^task 1 completed')
+d=$(line_of "$tmp/mon.txt" '^task 1 deleted')
+if [ -n "$a" ] && [ -n "$e" ] && [ -n "$c" ] && [ -n "$d" ] &&
+   [ "$a" -lt "$e" ] && [ "$e" -lt "$c" ] && [ "$c" -lt "$d" ]; then
+	tap_ok "text: added, established, completed, deleted, in that order"
+else
+	tap_fail "text: events in order" "lines $a $e $c $d: $(tr '\n' '|' < "$tmp/mon.txt")"
+fi
+tap_check "no failed event for task 1" sh -c "! grep -q '^task 1 failed' $tmp/mon.txt"
+tap_check "JSON monitor: every line is valid JSON" sh -c "jq -e . $tmp/mon.json >/dev/null"
+jq_line "JSON: task 1 added" '.event == "added" and .task == 1 and .vip == "10.99.0.1" and .port == 7001 and .sources == 3'
+jq_line "JSON: task 1 established" \
+	".event == \"established\" and .task == 1 and .client == \"10.0.1.2\" and .client_port == ${port1:-0}"
+jq_line "JSON: task 1 completed, bytes and duration" \
+	".event == \"completed\" and .task == 1 and .bytes == $frag and .duration_ms >= 0 and .client_port == ${port1:-0} and (has(\"error\") | not)"
+jq_line "JSON: task 1 deleted" '.event == "deleted" and .task == 1 and (has("vip") | not)'
+
+# --- a source whose port is closed: failed, with the reason and the source
+serve 2 /dev/null
+tap_check "add task 2 (source 0 on a closed port)" \
+	ecin task add id 2 vip $VIP port 7002 source 10.0.11.2:8001 coef 1 \
+	source 10.0.12.2:8000 coef 1
+tap_expect_fail "A's connect to task 2 fails" \
+	timeout 10 ip netns exec $A socat -u TCP:$VIP:7002 -
+stop_servers
+tap_check "failed event arrives" wait_for 10 mon_has "$tmp/mon.txt" '^task 2 failed '
+tap_check "text: failed names the reason and the source at fault" \
+	mon_has "$tmp/mon.txt" '^task 2 failed client 10\.0\.1\.2:[0-9]+ error source-refused source 0 10\.0\.11\.2:8001 bytes 0 duration [0-9]+ ms$'
+jq_line "JSON: failed, source-refused, source 0 at 10.0.11.2:8001" \
+	'.event == "failed" and .task == 2 and .error == "source-refused" and .source == {"index": 0, "addr": "10.0.11.2", "port": 8001} and .bytes == 0'
+tap_check "no established event for task 2" sh -c "! grep -q '^task 2 established' $tmp/mon.txt"
+
+# --- task change: refused while a connection is live, then applied --------
+for i in 1 2 3; do
+	serve $i /dev/zero
+done
+tap_check "add task 3, sources streaming zeros forever" \
+	ecin task add id 3 vip $VIP port 7003 source 10.0.11.2:8000 coef 1 \
+	source 10.0.12.2:8000 coef 2 source 10.0.13.2:8000 coef 3
+ip netns exec $A socat -u TCP:$VIP:7003 /dev/null 2>/dev/null &
+apid=$!
+tap_check "task 3 is busy" wait_for 20 mon_has "$tmp/mon.txt" '^task 3 established '
+echo "[+] ip netns exec $S ecctl task change id 3 buffer 64k" >&2
+err=$(ip netns exec $S "$ECCTL" task change id 3 buffer 64k 2>&1)
+rc=$?
+if [ $rc = 1 ] && [ "$err" = "Error: task 3 has a live connection; change it when it is idle" ]; then
+	tap_ok "change while busy: refused with the kernel's reason"
+else
+	tap_fail "change while busy: refused with the kernel's reason" "rc=$rc: $err"
+fi
+tap_check "timeouts are refused too while busy" sh -c \
+	"! ip netns exec $S $ECCTL task change id 3 timeout idle 5000 2>/dev/null"
+jq_check_s() {
+	local desc=$1 filter=$2 json
+	shift 2
+	json=$(ip netns exec $S "$ECCTL" -j "$@")
+	if printf '%s' "$json" | jq -e "$filter" >/dev/null; then
+		tap_ok "$desc"
+	else
+		tap_fail "$desc" "jq '$filter' on: $json"
+	fi
+}
+jq_check_s "nothing changed: buffer 1 MiB, idle timeout 60 s" \
+	'.[0].buffer == 1048576 and .[0].timeouts.idle == 60000 and .[0].state == "busy"' task show id 3
+tap_check "no changed event while busy" sh -c "! grep -q '^task 3 changed' $tmp/mon.txt"
+kill $apid
+wait $apid 2>/dev/null
+stop_servers
+tap_check "task 3 goes idle after A leaves" wait_for 20 conn_idle 3
+tap_check "text: task 3 failed, the client reset it" \
+	wait_for 10 mon_has "$tmp/mon.txt" '^task 3 failed client 10\.0\.1\.2:[0-9]+ error (client|source)-reset( source [0-9] [0-9.:]+)? bytes [1-9][0-9]* duration [0-9]+ ms$'
+tap_check "change when idle: buffer 64k, idle timeout 5 s" \
+	ecin task change id 3 buffer 64k timeout idle 5000
+jq_check_s "the change is applied" \
+	'.[0].buffer == 65536 and .[0].memory == 131072 and .[0].timeouts.idle == 5000' task show id 3
+tap_check "text: task 3 changed" wait_for 10 mon_has "$tmp/mon.txt" '^task 3 changed$'
+
+# The new buffer carries a reconstruction; its bound holds.
+n=0
+for i in 0 2 3; do
+	n=$((n + 1))
+	serve $n "$tmp/frags/frag.$i"
+done
+tap_check "change task 3 to rebuild fragment $lost" sh -c \
+	"ip netns exec $S $ECCTL task del id 3 &&
+	 ip netns exec $S $ECCTL task add id 3 vip $VIP port 7003 buffer 16k \
+	 code isal-cauchy k $k m $m lost $lost source 10.0.11.2:8000:0 \
+	 source 10.0.12.2:8000:2 source 10.0.13.2:8000:3 &&
+	 ip netns exec $S $ECCTL task change id 3 buffer 8k"
+timeout 60 ip netns exec $A socat -u TCP:$VIP:7003 - > "$tmp/out3" 2>/dev/null
+if cmp -s "$tmp/frags/frag.$lost" "$tmp/out3"; then
+	tap_ok "through the changed 8 KiB buffer: byte-exact"
+else
+	tap_fail "through the changed 8 KiB buffer: byte-exact" "got $(stat -c %s "$tmp/out3") bytes"
+fi
+stop_servers
+wait_for 10 conn_idle 3
+jq_check_s "its peak occupancy stayed within 8 KiB plus headroom" \
+	'.[0].buffer == 8192 and .[0].stats.peak_buffer > 0 and .[0].stats.peak_buffer <= 8192 + 65536' \
+	task show id 3 -s
+
+# The client filter: a change shuts A out, another lets it in again.
+tap_check "change task 3: only clients of 10.0.9.0/24" ecin task change id 3 client 10.0.9.0/24
+tap_expect_fail "A is not served" timeout 3 ip netns exec $A socat -u TCP:$VIP:7003 -
+jq_check_s "A's SYN counted as client-denied" '.[0].stats.drops.client_denied >= 1' task show id 3 -s
+
+# --- stats reset under traffic counters ---------------------------------
+jq_check_s "before reset: namespace counters are not zero" \
+	'.stats.conns >= 4 and .stats.bytes_out > 0 and .stats.conns_failed >= 2' stats
+tap_check "stats reset id 3" ecin stats reset id 3
+jq_check_s "task 3's counters are zero, its state and last error kept" \
+	'.[0].stats.bytes_out == 0 and .[0].stats.conns == 0 and .[0].stats.drops.client_denied == 0
+	 and .[0].stats.peak_buffer == 0 and ([.[0].sources[].stats.bytes_in] | add) == 0
+	 and .[0].stats.last_error == "none"' task show id 3 -s
+jq_check_s "task 2's are not" \
+	'.[0].stats.conns_failed == 1 and .[0].stats.last_error == "source-refused"' task show id 2 -s
+tap_check "stats reset" ecin stats reset
+jq_check_s "every namespace total is zero, deleted task 1 included" \
+	'.stats.conns == 0 and .stats.bytes_out == 0 and .stats.bytes_in == 0 and .stats.conns_failed == 0
+	 and .stats.conns_done == 0 and .stats.peak_buffer == 0 and ([.stats.drops[]] | add) == 0
+	 and .events_dropped == 0 and .tasks == 2' stats
+jq_check_s "task 2's last error survives the reset" \
+	'.[0].stats.conns_failed == 0 and .[0].stats.last_error == "source-refused"' task show id 2 -s
+
+# --- namespaces, and the end of the monitors ------------------------------
+tap_check "flush" ecin task flush
+tap_check "text: flush deletes tasks 2 and 3" \
+	wait_for 10 sh -c "grep -qx 'task 2 deleted' $tmp/mon.txt && grep -qx 'task 3 deleted' $tmp/mon.txt"
+tap_check "A's monitor saw only A's task 99" \
+	sh -c "grep -qx 'task 99 added vip 10.99.0.99 port 99 sources 1' $tmp/mon.a &&
+	       ! grep -v '^task 99 ' $tmp/mon.a"
+for p in "${mons[@]}"; do
+	kill -TERM "$p"
+done
+rcs=""
+for p in "${mons[@]}"; do
+	wait "$p"
+	rcs="$rcs $?"
+done
+mons=()
+if [ "$rcs" = " 0 0 0" ] && [ ! -s "$tmp/mon.err" ] && [ ! -s "$tmp/monj.err" ]; then
+	tap_ok "monitors exit 0 on SIGTERM, nothing on stderr"
+else
+	tap_fail "monitors exit 0 on SIGTERM" "rc$rcs; $(cat "$tmp/mon.err" "$tmp/monj.err")"
+fi
+echo "# text monitor:" >&2
+sed 's/^/#   /' "$tmp/mon.txt" >&2
+tap_check "unload" modprobe -r ecproxy
+
+tap_done
