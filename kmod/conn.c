@@ -243,15 +243,21 @@ static void ecp_conn_finish(struct ecp_conn *c)
 
 /* ---- Building segments ---------------------------------------------- */
 
-/* The ack S gives A: what every source has acknowledged of A's bytes. */
-static u32 ecp_conn_ack_a(const struct ecp_conn *c)
+/* What every source has acknowledged of A's bytes (an A-stream offset). */
+static u64 ecp_conn_acked_a(const struct ecp_conn *c)
 {
 	u64 m = U64_MAX;
 	unsigned int i;
 
 	for (i = 0; i < c->k; i++)
 		m = min(m, c->src[i].acked);
-	return ecp_off_to_seq(m, c->a_isn + 1);
+	return m;
+}
+
+/* The ack S gives A. */
+static u32 ecp_conn_ack_a(const struct ecp_conn *c)
+{
+	return ecp_off_to_seq(ecp_conn_acked_a(c), c->a_isn + 1);
 }
 
 /* The window S gives A: the smallest of the sources' windows. */
@@ -362,6 +368,18 @@ static int ecp_conn_send_data(struct ecp_conn *c, struct sk_buff_head *q,
 			      off + len - max(off, c->snd_nxt));
 	ecp_stats_inc(&c->t->stats, ECP_STAT_SEGS_OUT);
 	return 0;
+}
+
+/* A pure ACK to A, for its bytes every source now has. */
+static void ecp_conn_send_ack_a(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	struct ecp_tcp_hdr h;
+	u8 *pay;
+
+	ecp_conn_hdr_a(c, &h, ecp_off_to_seq(c->snd_nxt + c->fin_sent,
+					     c->s_isn + 1), TCPHDR_ACK);
+	if (ecp_tcp_build(q, &h, 0, &pay))
+		ecp_conn_nomem(c);
 }
 
 static void ecp_conn_send_fin_a(struct ecp_conn *c, struct sk_buff_head *q)
@@ -817,6 +835,10 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 
 	if (!ecp_conn_push(c, q))
 		return false;
+	/* A repeats bytes every source has: our ACK was lost, repeat it. */
+	if ((p->len || fin) &&
+	    seq_off + p->len + fin <= ecp_conn_acked_a(c))
+		ecp_conn_send_ack_a(c, q);
 	ecp_conn_check_done(c);
 	return true;
 }
@@ -932,7 +954,9 @@ static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 	struct ecp_task *t = c->t;
 	struct ecp_source *cfg = &t->src[s->idx];
 	bool fin = p->flags & TCPHDR_FIN;
+	bool ack_a = false;
 	s64 off, aoff;
+	u64 snd;
 	s64 n;
 
 	if (!(p->flags & TCPHDR_ACK) || (p->flags & TCPHDR_SYN)) {
@@ -946,8 +970,12 @@ static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
 	}
-	if ((u64)aoff > s->acked)
+	if ((u64)aoff > s->acked) {
+		u64 before = ecp_conn_acked_a(c);
+
 		s->acked = aoff;
+		ack_a = ecp_conn_acked_a(c) > before;
+	}
 	s->win = (u32)p->win << s->ws;
 
 	if (p->len) {
@@ -977,8 +1005,17 @@ static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		s->fin_off = off + p->len;
 		WRITE_ONCE(cfg->state, ECPROXY_SOURCE_FIN_RECEIVED);
 	}
+	snd = c->snd_nxt + c->fin_sent;
 	if (!ecp_conn_push(c, q))
 		return false;
+	/*
+	 * Segments to A carry the ack of A's bytes.  If none went (the
+	 * sources wait for the rest of A's request, or for its FIN), A must
+	 * still learn that every source has them, or it retransmits them for
+	 * ever and never sends the rest.
+	 */
+	if (ack_a && c->snd_nxt + c->fin_sent == snd)
+		ecp_conn_send_ack_a(c, q);
 	ecp_conn_check_done(c);
 	return true;
 }
