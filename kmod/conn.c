@@ -434,6 +434,29 @@ static void ecp_conn_send_b(struct ecp_conn *c, struct ecp_conn_src *s,
 		kfree_skb(__skb_dequeue_tail(q));
 }
 
+/*
+ * A's segment @p to source s, cut to s's MSS: A's segments can be larger
+ * (a GSO packet from A's side, or a path to s with a smaller MTU), and S
+ * sends with DF.  Like TCP, never below TCP_MIN_SND_MSS, whatever the
+ * source announced.
+ */
+static void ecp_conn_copy_b(struct ecp_conn *c, struct ecp_conn_src *s,
+			    struct sk_buff_head *q, const struct sk_buff *skb,
+			    const struct ecp_seg *p)
+{
+	unsigned int mss = max_t(unsigned int, s->mss, TCP_MIN_SND_MSS);
+	unsigned int off = 0;
+
+	while (p->len - off > mss) {
+		ecp_conn_send_b(c, s, q, p->seq + off, TCPHDR_ACK, skb,
+				p->dataoff + off, mss);
+		off += mss;
+	}
+	ecp_conn_send_b(c, s, q, p->seq + off,
+			TCPHDR_ACK | (p->flags & (TCPHDR_PSH | TCPHDR_FIN)),
+			skb, p->dataoff + off, p->len - off);
+}
+
 static void ecp_conn_rst_a(struct ecp_conn *c, struct sk_buff_head *q)
 {
 	struct ecp_tcp_hdr h;
@@ -825,13 +848,10 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 
 	/*
 	 * Copy to every source: same sequence number, ack translated,
-	 * window from EBSN.  A's payloads are requests, small; a GRO
-	 * aggregate larger than a source's MSS would need splitting.
+	 * window from EBSN.
 	 */
 	for (i = 0; i < c->k; i++)
-		ecp_conn_send_b(c, &c->src[i], q, p->seq,
-				TCPHDR_ACK | (p->flags & (TCPHDR_PSH | TCPHDR_FIN)),
-				skb, p->dataoff, p->len);
+		ecp_conn_copy_b(c, &c->src[i], q, skb, p);
 
 	if (!ecp_conn_push(c, q))
 		return false;
