@@ -17,15 +17,16 @@ pp modprobe ecproxy
 rc_setup || exit 1
 
 # offload on|off [tx]: TSO, GSO and GRO on every veth end, and checksum
-# offload on, or with tx off: then checksums are computed in software and
-# S must verify them itself.
+# offload on, or with tx: tx and rx checksum offload off, so that senders
+# compute checksums in software (S's own segments included) and veth does
+# not mark what it delivers as verified: S must check every sum itself.
 ethk() {
 	ip netns exec "$1" ethtool -K "$2" "${@:3}"
 }
 offload() {
-	local tx=on
-	[ "${2:-}" != tx ] || tx=off
-	rc_each_link ethk tx $tx tso "$1" gso "$1" gro "$1"
+	local csum=on
+	[ "${2:-}" != tx ] || csum=off
+	rc_each_link ethk tx $csum rx $csum tso "$1" gso "$1" gro "$1"
 }
 
 # mtus A B1 B2 B3: MTU of S's link to A and to each source.
@@ -80,7 +81,7 @@ case_() {
 
 case_ "MTU 1500, offloads off" off 1500 1500 1500 1500
 case_ "MTU 1500, offloads on" on 1500 1500 1500 1500
-case_ "MTU 1500, offloads and tx checksum off" off,tx 1500 1500 1500 1500
+case_ "MTU 1500, offloads and checksum offload off" off,tx 1500 1500 1500 1500
 case_ "MTU 9000, offloads off" off 9000 9000 9000 9000
 case_ "MTU 9000, offloads on" on 9000 9000 9000 9000
 case_ "MTU A 9000, sources 1500/9000/1280, offloads off" off \
