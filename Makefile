@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-#   make                 build ecproxy.ko (against KDIR) and the tools
+#   make                 build ecproxy.ko (against KDIR), the tools and the
+#                        selftests' programs
 #   make check           all tests: userspace, KUnit and netns in VMs
 #   make demo            the main job end to end (in a VM unless VM=0);
 #                        DEMO_SIZE=64m DEMO_CAP=3mbit
@@ -24,10 +25,10 @@ KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/
 PREFIX ?= /usr/local
 VM ?= 1
 
-.PHONY: all module tools check demo bench bench-gf install modules_install \
-	clean deps
+.PHONY: all module tools progs check demo bench bench-gf install \
+	modules_install clean deps
 
-all: module tools
+all: module tools progs
 
 module:
 	@test -n "$(KDIR)" || { echo "no kernel headers: set KDIR or run scripts/deps.sh" >&2; exit 1; }
@@ -35,6 +36,10 @@ module:
 
 tools:
 	$(MAKE) -C tools
+
+# Plain socket programs the netns selftests run as client and sources.
+progs:
+	$(MAKE) -C selftests/netns/progs
 
 deps:
 	scripts/deps.sh
@@ -83,5 +88,6 @@ install: modules_install tools
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 	$(MAKE) -C tools clean
+	$(MAKE) -C selftests/netns/progs clean
 	-$(MAKE) -C bench/gf clean
 	rm -rf build

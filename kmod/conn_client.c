@@ -168,9 +168,7 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 		struct ecp_conn_src *s = &c->src[i];
 		bool holed = ecp_conn_src_holed(c, s);
 
-		ecp_conn_send_b(c, s, q, p->seq,
-				TCPHDR_ACK | (p->flags & (TCPHDR_PSH | TCPHDR_FIN)),
-				skb, p->dataoff, p->len);
+		ecp_conn_copy_b(c, s, q, skb, p);
 		/*
 		 * A's ack just reached a hole of s that s already sent
 		 * past: the three duplicates a receiver would have sent.
@@ -181,6 +179,10 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 
 	if (!ecp_conn_push(c, q))
 		return false;
+	/* A repeats bytes every source has: our ACK was lost, repeat it. */
+	if ((p->len || fin) &&
+	    seq_off + p->len + fin <= ecp_conn_acked_a(c))
+		ecp_conn_send_ack_a(c, q);
 	ecp_conn_check_done(c);
 	return true;
 }

@@ -26,15 +26,20 @@
 
 /* ---- Building segments ---------------------------------------------- */
 
-/* The ack S gives A: what every source has acknowledged of A's bytes. */
-static u32 ecp_conn_ack_a(const struct ecp_conn *c)
+u64 ecp_conn_acked_a(const struct ecp_conn *c)
 {
 	u64 m = U64_MAX;
 	unsigned int i;
 
 	for (i = 0; i < c->k; i++)
 		m = min(m, c->src[i].acked);
-	return ecp_off_to_seq(m, c->a_isn + 1);
+	return m;
+}
+
+/* The ack S gives A. */
+static u32 ecp_conn_ack_a(const struct ecp_conn *c)
+{
+	return ecp_off_to_seq(ecp_conn_acked_a(c), c->a_isn + 1);
 }
 
 /* The window S gives A: the smallest of the sources' windows. */
@@ -176,6 +181,17 @@ static int ecp_conn_send_data(struct ecp_conn *c, struct sk_buff_head *q,
 	return 0;
 }
 
+void ecp_conn_send_ack_a(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	struct ecp_tcp_hdr h;
+	u8 *pay;
+
+	ecp_conn_hdr_a(c, &h, ecp_off_to_seq(c->snd_nxt + c->fin_sent,
+					     c->s_isn + 1), TCPHDR_ACK);
+	if (ecp_tcp_build(q, &h, 0, &pay))
+		ecp_conn_nomem(c);
+}
+
 static void ecp_conn_send_fin_a(struct ecp_conn *c, struct sk_buff_head *q)
 {
 	struct ecp_tcp_hdr h;
@@ -205,31 +221,40 @@ void ecp_conn_send_b(struct ecp_conn *c, struct ecp_conn_src *s,
 			    unsigned int len)
 {
 	struct ecp_tcp_hdr h;
-	struct sk_buff *seg;
-	u8 *pay = NULL;
+	u8 *pay;
 
 	s->last_ack = ecp_conn_ack_b(c, s);
 	s->last_win = ecp_conn_win_b(c, s);
 	ecp_conn_hdr_b(c, s, &h, seq, s->last_ack, flags, s->last_win);
-	/*
-	 * A's segment can be longer than this source's path allows (GRO on
-	 * S's way in, or a smaller MTU towards this source): GSO cuts it.
-	 */
-	if (len <= s->mss)
-		seg = ecp_tcp_build(q, &h, len, &pay) ? NULL : skb_peek_tail(q);
-	else
-		seg = ecp_tcp_build_gso(q, &h, len, s->mss);
-	if (!seg) {
+	if (ecp_tcp_build(q, &h, len, &pay)) {
 		ecp_conn_nomem(c);
 		return;
 	}
-	if (!len)
-		return;
-	if (pay ? skb_copy_bits(skb, off, pay, len) :
-	    ecp_tcp_fill_frags(seg, skb, off, len)) {
-		__skb_unlink(seg, q);
-		kfree_skb(seg);
+	if (len && skb_copy_bits(skb, off, pay, len))
+		kfree_skb(__skb_dequeue_tail(q));
+}
+
+/*
+ * A's segment @p to source s, cut to s's MSS: A's segments can be larger
+ * (a GSO packet from A's side, or a path to s with a smaller MTU), and S
+ * sends with DF.  Like TCP, never below TCP_MIN_SND_MSS, whatever the
+ * source announced.
+ */
+void ecp_conn_copy_b(struct ecp_conn *c, struct ecp_conn_src *s,
+		     struct sk_buff_head *q, const struct sk_buff *skb,
+		     const struct ecp_seg *p)
+{
+	unsigned int mss = max_t(unsigned int, s->mss, TCP_MIN_SND_MSS);
+	unsigned int off = 0;
+
+	while (p->len - off > mss) {
+		ecp_conn_send_b(c, s, q, p->seq + off, TCPHDR_ACK, skb,
+				p->dataoff + off, mss);
+		off += mss;
 	}
+	ecp_conn_send_b(c, s, q, p->seq + off,
+			TCPHDR_ACK | (p->flags & (TCPHDR_PSH | TCPHDR_FIN)),
+			skb, p->dataoff + off, p->len - off);
 }
 
 /*

@@ -78,7 +78,9 @@ static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 	struct ecp_task *t = c->t;
 	struct ecp_source *cfg = &t->src[s->idx];
 	bool fin = p->flags & TCPHDR_FIN;
+	bool ack_a = false;
 	s64 off, aoff;
+	u64 snd;
 	s64 n;
 
 	if (!(p->flags & TCPHDR_ACK) || (p->flags & TCPHDR_SYN)) {
@@ -92,8 +94,12 @@ static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
 	}
-	if ((u64)aoff > s->acked)
+	if ((u64)aoff > s->acked) {
+		u64 before = ecp_conn_acked_a(c);
+
 		s->acked = aoff;
+		ack_a = ecp_conn_acked_a(c) > before;
+	}
 	s->win = (u32)p->win << s->ws;
 
 	if (p->len) {
@@ -125,8 +131,17 @@ static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		s->fin_off = off + p->len;
 		WRITE_ONCE(cfg->state, ECPROXY_SOURCE_FIN_RECEIVED);
 	}
+	snd = c->snd_nxt + c->fin_sent;
 	if (!ecp_conn_push(c, q))
 		return false;
+	/*
+	 * Segments to A carry the ack of A's bytes.  If none went (the
+	 * sources wait for the rest of A's request, or for its FIN), A must
+	 * still learn that every source has them, or it retransmits them for
+	 * ever and never sends the rest.
+	 */
+	if (ack_a && c->snd_nxt + c->fin_sent == snd)
+		ecp_conn_send_ack_a(c, q);
 	ecp_conn_check_done(c);
 	return true;
 }

@@ -137,6 +137,14 @@ void ecp_conn_send_b(struct ecp_conn *c, struct ecp_conn_src *s,
 		     struct sk_buff_head *q, u32 seq, u8 flags,
 		     const struct sk_buff *skb, unsigned int off,
 		     unsigned int len);
+/* A's segment @p to source s, cut to s's MSS. */
+void ecp_conn_copy_b(struct ecp_conn *c, struct ecp_conn_src *s,
+		     struct sk_buff_head *q, const struct sk_buff *skb,
+		     const struct ecp_seg *p);
+/* What every source has acknowledged of A's bytes (an A-stream offset). */
+u64 ecp_conn_acked_a(const struct ecp_conn *c);
+/* A pure ACK to A, for its bytes every source now has. */
+void ecp_conn_send_ack_a(struct ecp_conn *c, struct sk_buff_head *q);
 /* @n duplicate ACKs to a source with a hole, see conn_out.c. */
 void ecp_conn_prompt(struct ecp_conn *c, struct ecp_conn_src *s,
 		     struct sk_buff_head *q, unsigned int n);

@@ -4,7 +4,6 @@
  * and the rebuilt data to the client, resets.  Modelled on what
  * nf_synproxy_core.c does for its own segments.
  */
-#include <linux/highmem.h>
 #include <linux/ip.h>
 #include <linux/tcp.h>
 #include <net/ip.h>
@@ -129,26 +128,6 @@ struct sk_buff *ecp_tcp_build_gso(struct sk_buff_head *q,
 	}
 	__skb_queue_tail(q, skb);
 	return skb;
-}
-
-int ecp_tcp_fill_frags(struct sk_buff *seg, const struct sk_buff *from,
-		       unsigned int off, unsigned int len)
-{
-	unsigned int i, done = 0;
-
-	for (i = 0; i < skb_shinfo(seg)->nr_frags && done < len; i++) {
-		skb_frag_t *f = &skb_shinfo(seg)->frags[i];
-		unsigned int n = min(skb_frag_size(f), len - done);
-		u8 *va = kmap_local_page(skb_frag_page(f));
-		int err;
-
-		err = skb_copy_bits(from, off + done, va + skb_frag_off(f), n);
-		kunmap_local(va);
-		if (err)
-			return err;
-		done += n;
-	}
-	return done == len ? 0 : -EFAULT;
 }
 
 static struct rtable *ecp_route(struct net *net, __be32 saddr, __be32 daddr)

@@ -57,13 +57,6 @@ struct sk_buff *ecp_tcp_build_gso(struct sk_buff_head *q,
 				  const struct ecp_tcp_hdr *h,
 				  unsigned int paylen, unsigned int mss);
 
-/*
- * Fill the paged payload of a segment from ecp_tcp_build_gso() with @len
- * bytes of @from at @off.  Returns 0 or a negative errno.
- */
-int ecp_tcp_fill_frags(struct sk_buff *seg, const struct sk_buff *from,
-		       unsigned int off, unsigned int len);
-
 static inline unsigned int ecp_tcp_payload_offset(const struct sk_buff *skb)
 {
 	return skb_transport_offset(skb) + tcp_hdrlen(skb);

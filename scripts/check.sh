@@ -66,8 +66,9 @@ for s in $stages; do
 		say "debug kernel: $(scripts/debug-kernel.sh)"
 		stage kunit selftests/kunit/run.sh
 		;;
-	netns-debian) stage netns-debian selftests/vm/run --kernel debian -- selftests/netns/run.sh ;;
-	netns-debug) stage netns-debug selftests/vm/run --kernel debug -- selftests/netns/run.sh ;;
+	# The reconstruction tests (recon*.sh) take minutes under TCG.
+	netns-debian) stage netns-debian selftests/vm/run --kernel debian --timeout 2400 -- selftests/netns/run.sh ;;
+	netns-debug) stage netns-debug selftests/vm/run --kernel debug --timeout 2400 -- selftests/netns/run.sh ;;
 	# dkms builds the module inside the VM: minutes under TCG.
 	dkms) stage dkms selftests/vm/run --kernel debian --timeout 1500 -- selftests/pkg/dkms.sh ;;
 	*) echo "check: unknown stage $s" >&2; exit 2 ;;

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers shared by the selftest programs. */
+#ifndef ECP_PROGS_COMMON_H
+#define ECP_PROGS_COMMON_H
+
+#include <errno.h>
+#include <stdlib.h>
+#include <arpa/inet.h>
+#include <unistd.h>
+
+static inline int write_all(int fd, const void *p, size_t len)
+{
+	const char *c = p;
+
+	while (len) {
+		ssize_t n = write(fd, c, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		c += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* A decimal size; no sign, no suffix, no trailing junk. */
+static inline int parse_size(const char *s, size_t *v)
+{
+	char *end;
+	unsigned long long n;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno || *end || n > (size_t)-1)
+		return -1;
+	*v = n;
+	return 0;
+}
+
+/* A port 1..65535, in network byte order. */
+static inline int parse_port(const char *s, in_port_t *port)
+{
+	size_t n;
+
+	if (parse_size(s, &n) || !n || n > 65535)
+		return -1;
+	*port = htons(n);
+	return 0;
+}
+
+#endif

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A fragment server for the selftests, playing a survivor B with nothing
+ * but the socket API: listen on PORT, and for each connection (in a child
+ * process) read a request of exactly REQLEN bytes if asked to, stream FILE
+ * and close.
+ *
+ *   ecp-srv [-r REQLEN] [-R REQFILE] [-4 ADDR] PORT FILE
+ *
+ * -R writes the request received to REQFILE, so that a test can check that
+ * every source got A's request.  A connection whose request is short (EOF
+ * or reset first) gets nothing and is closed, which the test sees as a
+ * failed reconstruction.  Runs until killed.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "common.h"
+
+static int read_request(int s, size_t len, const char *path)
+{
+	char *req = malloc(len ? len : 1);
+	size_t got = 0;
+	int ret = -1;
+
+	if (!req)
+		return -1;
+	while (got < len) {
+		ssize_t n = read(s, req + got, len - got);
+
+		if (n <= 0) {
+			if (n < 0 && errno == EINTR)
+				continue;
+			fprintf(stderr, "ecp-srv: request: %zu of %zu bytes\n",
+				got, len);
+			goto out;
+		}
+		got += n;
+	}
+	if (path) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (fd < 0 || write_all(fd, req, len) || close(fd)) {
+			perror(path);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(req);
+	return ret;
+}
+
+static int serve(int s, const char *file, size_t reqlen, const char *reqfile)
+{
+	static char buf[1 << 16];
+	int fd;
+
+	if (reqlen && read_request(s, reqlen, reqfile))
+		return 1;
+	fd = open(file, O_RDONLY);
+	if (fd < 0) {
+		perror(file);
+		return 1;
+	}
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			perror(file);
+			return 1;
+		}
+		if (!n)
+			break;
+		if (write_all(s, buf, n)) {
+			perror("ecp-srv: send");
+			return 1;
+		}
+	}
+	close(fd);
+	return close(s) ? 1 : 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: ecp-srv [-r REQLEN] [-R REQFILE] [-4 ADDR] PORT FILE\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	const char *reqfile = NULL;
+	size_t reqlen = 0;
+	int ls, opt, one = 1;
+
+	while ((opt = getopt(argc, argv, "r:R:4:")) != -1) {
+		switch (opt) {
+		case 'r':
+			if (parse_size(optarg, &reqlen))
+				usage();
+			break;
+		case 'R':
+			reqfile = optarg;
+			break;
+		case '4':
+			if (inet_pton(AF_INET, optarg, &sin.sin_addr) != 1)
+				usage();
+			break;
+		default:
+			usage();
+		}
+	}
+	if (argc - optind != 2 || parse_port(argv[optind], &sin.sin_port))
+		usage();
+	/* Children are not waited for. */
+	signal(SIGCHLD, SIG_IGN);
+	ls = socket(AF_INET, SOCK_STREAM, 0);
+	if (ls < 0 ||
+	    setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(ls, (struct sockaddr *)&sin, sizeof(sin)) || listen(ls, 64)) {
+		perror("ecp-srv: listen");
+		return 1;
+	}
+	for (;;) {
+		int s = accept(ls, NULL, NULL);
+
+		if (s < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			perror("ecp-srv: accept");
+			return 1;
+		}
+		switch (fork()) {
+		case -1:
+			perror("ecp-srv: fork");
+			close(s);
+			break;
+		case 0:
+			close(ls);
+			_exit(serve(s, argv[optind + 1], reqlen, reqfile));
+		default:
+			close(s);
+		}
+	}
+}

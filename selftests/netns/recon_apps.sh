@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The applications at both ends are ordinary TCP programs: the survivors
+# served by socat and by a plain socket server (progs/ecp-srv), A played by
+# socat and by a plain client (progs/ecp-cli), A with and without a
+# request.  With a request, every source must get A's bytes exactly before
+# it answers; socat's A half-closes after its request (A's FIN reaches the
+# sources before their data), ecp-cli's does not.  RS(3,2) of lib/recon.sh.
+set -u
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/lib/recon.sh"
+
+rc_init rca 3
+pp modprobe ecproxy
+rc_setup || exit 1
+
+# Fragments of 96 KiB + 1 (not a multiple of the MSS); a 2937-byte
+# request is three segments at MSS 1460.
+size=$((3 * (96 << 10) + 3))
+id=1
+for RC_SERVER in socat prog; do
+	for RC_CLIENT in socat prog; do
+		for RC_REQ in 0 2937; do
+			if [ $RC_REQ = 0 ]; then
+				what="no request"
+			else
+				what="a $RC_REQ-byte request"
+			fi
+			rc_recon "sources $RC_SERVER, A $RC_CLIENT, $what" \
+				$id isal-cauchy 3 2 $((id % 5)) $size
+			id=$((id + 1))
+		done
+	done
+done
+
+# A one-byte request, and a request of 64 KiB (it fills A's initial window
+# towards S; every copy is acked by all sources before A may send more).
+RC_SERVER=prog RC_CLIENT=prog RC_REQ=1 rc_recon \
+	"sources prog, A prog, a 1-byte request" $id jerasure-rs 3 2 1 $size
+id=$((id + 1))
+RC_SERVER=prog RC_CLIENT=prog RC_REQ=65536 rc_recon \
+	"sources prog, A prog, a 64 KiB request" $id jerasure-rs 3 2 4 $size
+
+# ecp-cli's own report matches what it wrote.
+got=$(sed -n 's/^bytes \([0-9]*\) seconds .*/\1/p' "$tmp/$id/err")
+if [ "$got" = "$(stat -c %s "$tmp/$id/out")" ]; then
+	tap_ok "ecp-cli reports the bytes it received ($got)"
+else
+	tap_fail "ecp-cli reports the bytes it received" "$(cat "$tmp/$id/err")"
+fi
+
+tap_done

@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A 64 MiB fragment, byte-exact, and the reconstruction rate next to a
+# plain TCP transfer of the same 64 MiB through S: A (ecp-cli) fetching the
+# rebuilt fragment from the VIP, then fetching one survivor straight from
+# B1, routed (forwarded) by S, both written to a file in the same tmpfs.
+# Only the ratio means anything: the absolute rates depend on the machine
+# and, under emulation, on its load.  The rates go to TAP diagnostics
+# ("# rate ...") and to build/results/recon-rate.txt.
+#
+# Not on a KASAN kernel (the debug VM): instrumented memory accesses make
+# the rate meaningless and 64 MiB through them exceeds the time budget of
+# its test run.  The smaller recon*.sh cases cover that kernel.
+# lib/recon.sh topology, RS(3,2), sources and A as plain programs.
+set -u
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/lib/recon.sh"
+
+if grep -q ' kasan_report$' /proc/kallsyms; then
+	tap_skip "64 MiB fragment and rate" \
+		"KASAN kernel (kasan_report in /proc/kallsyms): too slow to measure"
+	tap_done
+	exit
+fi
+
+rc_init rcb 3
+pp modprobe ecproxy
+rc_setup || exit 1
+
+RC_SERVER=prog
+RC_CLIENT=prog
+RC_TIMEOUT=600
+id=1
+frag=$((64 << 20))
+dir=$tmp/$id
+results=$top/build/results
+mkdir -p "$results"
+
+rc_prep $id isal-cauchy 3 2 0 $((3 * frag)) || exit 1
+# Room in the VM's tmpfs: neither the input nor the unused parity is needed.
+rm -f "$dir/in" "$dir/frag.4"
+rc_fetch $id
+rc_verify "isal-cauchy RS(3,2), fragment of 64 MiB" $id
+ecin task show id $id -s >&2
+rm -f "$dir/out"
+
+# The same size through S's forwarding path, from B1 (fragment 1).
+pp rc_serve 1 9001 "$dir/frag.1"
+timeout "$RC_TIMEOUT" ip netns exec $A "$PROGS/ecp-cli" -o "$dir/out" \
+	10.0.11.2 9001 2> "$dir/plain.err"
+if cmp -s "$dir/out" "$dir/frag.1"; then
+	tap_ok "plain TCP through S, 64 MiB"
+else
+	tap_fail "plain TCP through S, 64 MiB" "$(cat "$dir/plain.err")"
+fi
+rc_stop_servers
+
+# rate FILE: "MB/s seconds" from ecp-cli's report.
+rate() {
+	awk '/^bytes [0-9]+ seconds/ { printf "%.1f %.3f", $2 / $4 / 1e6, $4 }' "$1"
+}
+read -r rr rs <<< "$(rate "$dir/err")"
+read -r pr ps <<< "$(rate "$dir/plain.err")"
+if [ -n "${rr:-}" ] && [ -n "${pr:-}" ]; then
+	{
+		echo "# rate $(uname -r), $(date -u +%FT%TZ), 64 MiB, A and sources ecp-cli/ecp-srv"
+		echo "# rate reconstruction RS(3,2) through ecproxy: $rr MB/s ($rs s)"
+		echo "# rate plain TCP through S (forwarded): $pr MB/s ($ps s)"
+		echo "# rate ratio reconstruction / plain: $(awk -v a="$rr" -v b="$pr" 'BEGIN { printf "%.2f", a / b }')"
+	} | tee "$results/recon-rate.txt"
+fi
+
+tap_done

@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# EBSN: with one source (B1) rate-limited by tc tbf, the window S offers
+# every source is bounded by A's acknowledged offset plus the task's
+# buffer I, so the fast sources are paced to the straggler and the decode
+# buffer never holds more than I.
+#
+# Observables (ecctl task show -s):
+#  - peak-buffer (the largest high - base of the ring, measured at every
+#    apply in the kernel) <= I, and overflow (bytes refused at the ring's
+#    limit, I + headroom) = 0: nothing was sent beyond the edges offered;
+#  - window-clamps > 0: I, not A's own window, set the edges.  I is made
+#    smaller than any window A advertises; with the default I of 1 MiB
+#    and a fast A, A's window is the tighter bound and nothing is clamped;
+#  - pacing while it runs: per-source bytes-in (distinct bytes applied)
+#    sampled during the transfer.  A fast source's bytes lie below its
+#    edge <= A's ack + I <= the straggler's bytes + I, so at every sample
+#    max - min <= I, plus what the straggler itself moved while the
+#    kernel was filling in the reply (the tolerance below).
+# lib/recon.sh topology, RS(3,2).
+set -u
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/lib/recon.sh"
+
+rc_init rce 3
+pp modprobe ecproxy
+rc_setup || exit 1
+
+buf=$((64 << 10))
+frag=$((768 << 10))
+# What the straggler may move while one reply is filled in: 64 KiB is
+# 0.5 s at its rate, far longer than that takes even under emulation.
+slack=$((64 << 10))
+id=1
+pp ip netns exec ${B}1 tc qdisc add dev b-s root tbf rate 1mbit \
+	burst 16kb latency 500ms || exit 1
+
+RC_TASK="buffer $buf" rc_prep $id isal-cauchy 3 2 0 $((3 * frag)) || exit 1
+rc_fetch $id &
+apid=$!
+
+# sample: "straggler min max" of the sources' bytes-in, from one ecctl
+# run parsed by the shell (a sample must be cheap under emulation).
+sample() {
+	local line v=() min max
+	while read -r line; do
+		[[ $line =~ bytes-in\ ([0-9]+) ]] && v+=("${BASH_REMATCH[1]}")
+	done < <("$ECCTL" -n $S task show id $id -s 2>/dev/null)
+	[ ${#v[@]} = 3 ] || return
+	min=${v[0]}
+	max=${v[0]}
+	for line in "${v[@]}"; do
+		((line < min)) && min=$line
+		((line > max)) && max=$line
+	done
+	echo "${v[0]} $min $max"
+}
+samples=$tmp/samples
+: > "$samples"
+while kill -0 $apid 2>/dev/null; do
+	sample >> "$samples"
+done
+wait $apid
+rc_verify "straggler at 1 Mbit/s, buffer 64 KiB: fragment of 768 KiB" $id
+rc_stop_servers
+wait_for 10 rc_conn_idle $id
+ecin task show id $id -s >&2
+
+peak=$(rc_stats $id .stats.peak_buffer)
+clamps=$(rc_stats $id .stats.window_clamps)
+over=$(rc_stats $id .stats.overflow)
+echo "# ebsn: buffer $buf, peak occupancy $peak, window clamps $clamps, overflow $over"
+if [ "$peak" -gt 0 ] && [ "$peak" -le $buf ] && [ "$over" = 0 ]; then
+	tap_ok "peak buffer occupancy $peak <= buffer $buf, no overflow"
+else
+	tap_fail "peak buffer occupancy $peak <= buffer $buf, no overflow" \
+		"overflow $over"
+fi
+if [ "$clamps" -gt 0 ]; then
+	tap_ok "window clamps counted ($clamps)"
+else
+	tap_fail "window clamps counted" "window-clamps 0"
+fi
+
+# Pacing: the samples taken while the straggler was between 10% and 90%
+# of the fragment, when unpaced sources would have finished long before.
+read -r n mid gap slow <<< "$(awk -v lo=$((frag / 10)) -v hi=$((frag * 9 / 10)) '
+	{ n++; g = $3 - $2; if (g > gap) gap = g
+	  if ($1 >= lo && $1 <= hi) { mid++; if ($1 == $2) slow++ } }
+	END { print n + 0, mid + 0, gap + 0, slow + 0 }' "$samples")"
+echo "# ebsn: $n samples, $mid with the straggler mid-way ($slow with it" \
+	"the slowest), largest lead of a source over another $gap bytes"
+if [ "$mid" -ge 3 ] && [ "$gap" -le $((buf + slack)) ]; then
+	tap_ok "sources paced to the straggler: lead <= $gap bytes over $mid samples"
+else
+	tap_fail "sources paced to the straggler" \
+		"lead $gap (bound $((buf + slack))), $mid samples mid-way"
+fi
+
+tap_done
