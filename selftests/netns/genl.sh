@@ -64,15 +64,16 @@ tap_check "modinfo: description and license" sh -c \
 for p in "netns_mem_max:Bytes of task buffers each network namespace may reserve (ulong)" \
 	 "gf_impl:GF(2^8) implementation: auto, scalar, ssse3, avx2, avx512, gfni, gfni512" \
 	 "gf_bench_ms:Benchmark time per implementation at load (ms) (uint)" \
-	 "gf_bench:Measured mul_acc MB/s per implementation"; do
+	 "gf_bench:Measured mul_acc MB/s per implementation" \
+	 "prompt_sources:Send duplicate ACKs to a source with a hole so that it fast-retransmits (default: Y; N leaves recovery to its RTO, for comparison) (bool)"; do
 	if modinfo -F parm ecproxy | grep -qxF "$p"; then
 		tap_ok "modinfo parameter ${p%%:*} with its description"
 	else
 		tap_fail "modinfo parameter ${p%%:*} with its description" "$(modinfo -F parm ecproxy)"
 	fi
 done
-tap_check "modinfo lists exactly four parameters" \
-	sh -c '[ "$(modinfo -F parm ecproxy | wc -l)" = 4 ]'
+tap_check "modinfo lists exactly five parameters" \
+	sh -c '[ "$(modinfo -F parm ecproxy | wc -l)" = 5 ]'
 ecctl=${ECCTL:-$top/tools/ecctl/ecctl}
 tap_check "ecctl gf reports the module's version" \
 	sh -c "$ecctl gf | grep -qx 'ecproxy $got_ver'"
