@@ -28,6 +28,9 @@ esac
 
 out=$top/build/$flavour
 mkdir -p "$out"
+# make check runs VMs of one flavour in parallel: one build at a time.
+exec 9> "$out.lock"
+flock 9
 # Copy with timestamps so that make rebuilds only what changed.
 (cd "$top" && find Kbuild kmod uapi \( -name '*.[ch]' -o -name Kbuild \) -print0 |
 	xargs -0 cp -pu --parents -t "$out")

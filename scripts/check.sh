@@ -7,14 +7,15 @@
 # TAP in build/results/STAGE.tap; the last line is "N passed, N failed"
 # summed over all of them, and the exit status is non-zero on any failure.
 #
-# CHECK_STAGES="tools kunit netns-debian netns-debug" picks stages.
+# CHECK_STAGES="tools kunit netns-debian netns-debug netns-debug-recon dkms"
+# picks stages.  The VM stages run in three lanes at once (see below).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 res=$top/build/results
 mkdir -p "$res"
-rm -f "$res"/*.tap
-stages=${CHECK_STAGES:-style tools kunit netns-debian netns-debug dkms}
+rm -f "$res"/*.tap "$res"/lane-*.log
+stages=${CHECK_STAGES:-style tools kunit netns-debian netns-debug netns-debug-recon dkms}
 t0=$(date +%s)
 
 say() { echo "==> [$(( $(date +%s) - t0 ))s] $*"; }
@@ -57,8 +58,20 @@ if grep -q '^not ok' "$res/build.tap"; then
 	stages=""
 fi
 
-for s in $stages; do
-	case "$s" in
+# netns tests in two groups, so that the debug kernel's share can run in
+# two VMs at once: the reconstruction matrices (recon_*.sh) and the rest.
+netns_rest=()
+for t in selftests/netns/*.sh; do
+	case "$t" in */run.sh | */recon_*.sh) ;; *) netns_rest+=("$t") ;; esac
+done
+netns_recon=(selftests/netns/recon_*.sh)
+
+# Per test file inside a VM (selftests/netns/run.sh); the wide matrices on
+# the debug kernel need more than the default when the lanes share 2 cores.
+export ECP_TEST_TIMEOUT=${ECP_TEST_TIMEOUT:-1800}
+
+run_stage() {
+	case "$1" in
 	style) stage style scripts/style.sh ;;
 	tools) stage tools make -s -C tools check ;;
 	kunit)
@@ -66,14 +79,54 @@ for s in $stages; do
 		say "debug kernel: $(scripts/debug-kernel.sh)"
 		stage kunit selftests/kunit/run.sh
 		;;
-	# The reconstruction tests (recon*.sh) take minutes under TCG.
-	netns-debian) stage netns-debian selftests/vm/run --kernel debian --timeout 2400 -- selftests/netns/run.sh ;;
-	netns-debug) stage netns-debug selftests/vm/run --kernel debug --timeout 2400 -- selftests/netns/run.sh ;;
+	# The reconstruction tests take minutes under TCG, the more so on
+	# the debug kernel.
+	netns-debian) stage netns-debian selftests/vm/run --kernel debian --timeout 3600 -- selftests/netns/run.sh ;;
+	netns-debug)
+		say "debug kernel: $(scripts/debug-kernel.sh)"
+		stage netns-debug selftests/vm/run --kernel debug --timeout 3600 -- selftests/netns/run.sh "${netns_rest[@]}"
+		;;
+	netns-debug-recon)
+		say "debug kernel: $(scripts/debug-kernel.sh)"
+		stage netns-debug-recon selftests/vm/run --kernel debug --timeout 3600 -- selftests/netns/run.sh "${netns_recon[@]}"
+		;;
 	# dkms builds the module inside the VM: minutes under TCG.
-	dkms) stage dkms selftests/vm/run --kernel debian --timeout 1500 -- selftests/pkg/dkms.sh ;;
+	dkms) stage dkms selftests/vm/run --kernel debian --timeout 1800 -- selftests/pkg/dkms.sh ;;
+	*) echo "check: unknown stage $1" >&2; exit 2 ;;
+	esac
+}
+
+# Three lanes: most of a VM run is one busy vCPU, and CI has 2 cores and
+# limited time.  Lanes other than the first log to build/results/LANE.log,
+# shown when they end.  The debug kernel is built (or found in the cache)
+# before the lanes start, so that they do not build it twice.
+lane() {
+	local s
+	for s in "$@"; do
+		case " $stages " in *" $s "*) run_stage "$s" ;; esac
+	done
+}
+for s in $stages; do
+	case "$s" in
+	style|tools|kunit|netns-debian|netns-debug|netns-debug-recon|dkms) ;;
 	*) echo "check: unknown stage $s" >&2; exit 2 ;;
 	esac
 done
+lane style tools
+case " $stages " in
+*" kunit "* | *" netns-debug"*) say "debug kernel: $(scripts/debug-kernel.sh)" ;;
+esac
+lane netns-debian dkms > "$res/lane-debian.log" 2>&1 &
+lane_debian=$!
+lane netns-debug-recon > "$res/lane-debug-recon.log" 2>&1 &
+lane_recon=$!
+lane kunit netns-debug
+wait $lane_recon
+say "lane netns-debug-recon:"
+cat "$res/lane-debug-recon.log"
+wait $lane_debian
+say "lane netns-debian, dkms:"
+cat "$res/lane-debian.log"
 
 read -r p f s < <(scripts/tap-count.sh "$res"/*.tap)
 say "done in $(( $(date +%s) - t0 ))s; results in build/results/"

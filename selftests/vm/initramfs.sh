@@ -40,6 +40,6 @@ for m in "${mods[@]}"; do
 	esac
 	echo "$m" >> "$stage/lib/mods/order"
 done
-(cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) > "$out.tmp"
-mv "$out.tmp" "$out"
+(cd "$stage" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) > "$out.$$.tmp"
+mv "$out.$$.tmp" "$out"
 echo "$out"
