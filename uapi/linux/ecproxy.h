@@ -127,8 +127,8 @@
  * and in each SOURCES entry, besides ADDR, PORT, COEF and FRAG:
  *
  *    STATE: NLA_U8, enum ecproxy_source_state of its connection.
- *    BYTES_IN: NLA_U64, payload bytes received from this source,
- *              duplicates included.
+ *    BYTES_IN: NLA_U64, payload bytes of this source applied to the
+ *              decode buffer, each once (repeats are in DUP_BYTES).
  *    SEGS_IN: NLA_U64, segments with payload received from this source.
  *    DUP_BYTES: NLA_U64, bytes this source sent again that had already
  *               been applied, and were skipped.
@@ -235,8 +235,9 @@
  * Counters are NLA_U64 and only ever grow while the task exists, until
  * STATS_RESET sets them to zero:
  *
- *    BYTES_IN: payload bytes received from all sources.
- *    BYTES_OUT: payload bytes sent to the client, re-sent ones included.
+ *    BYTES_IN: the sources' BYTES_IN summed.
+ *    BYTES_OUT: bytes of the rebuilt stream sent to the client, each once
+ *               (segments sent again are counted in RESENT).
  *    SEGS_OUT: segments with payload sent to the client.
  *    SEGS_APPLIED: source segments multiplied into the decode buffer.
  *    DUPS_SKIPPED: source segments whose bytes had all been applied
