@@ -91,7 +91,7 @@ run_stage() {
 		stage netns-debug-recon selftests/vm/run --kernel debug --timeout 3600 -- selftests/netns/run.sh "${netns_recon[@]}"
 		;;
 	# dkms builds the module inside the VM: minutes under TCG.
-	dkms) stage dkms selftests/vm/run --kernel debian --timeout 1800 -- selftests/pkg/dkms.sh ;;
+	dkms) stage dkms selftests/vm/run --kernel debian --timeout 2400 -- selftests/pkg/dkms.sh ;;
 	*) echo "check: unknown stage $1" >&2; exit 2 ;;
 	esac
 }
