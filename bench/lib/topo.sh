@@ -15,7 +15,7 @@
 # (tbf) sits, so the three ways of rebuilding share one bottleneck.
 #
 # Functions: topo_setup NA NB, topo_cleanup, topo_cap I RATE, topo_delay I MS,
-# topo_uncap I, topo_bytes_out_gt ID N, topo_encode DIR PROFILE K M SIZE, topo_serve NODE FILE PORT,
+# topo_uncap I, topo_cap_b I RATE, topo_uncap_b I, topo_bytes_out_gt ID N, topo_encode DIR PROFILE K M SIZE, topo_serve NODE FILE PORT,
 # topo_stop_servers, topo_task ID PROFILE K M LOST [BUFFER], topo_sources,
 # topo_fetch I ARGS... (ecfetch in A_I), topo_env (machine description).
 
@@ -87,6 +87,17 @@ topo_cap() {
 	[ $burst -ge 16384 ] || burst=16384
 	ip netns exec "$TOPO_S" tc qdisc replace dev s-a"$1" root \
 		tbf rate "$2" burst $burst latency 100ms
+}
+
+# topo_cap_b I RATE: cap what storage node B_I sends (a straggler).
+topo_cap_b() {
+	ip netns exec "$TOPO_P-b$1" tc qdisc replace dev to-s root \
+		tbf rate "$2" burst 16384 latency 1s
+}
+
+topo_uncap_b() {
+	ip netns exec "$TOPO_P-b$1" tc qdisc del dev to-s root 2>/dev/null
+	return 0
 }
 
 # topo_delay I MS: delay A_I's outgoing packets (its ACKs), which is the
