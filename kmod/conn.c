@@ -147,15 +147,21 @@ void ecp_conn_finish(struct ecp_conn *c)
 		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_IDLE);
 }
 
+/*
+ * A connection for A's SYN @p, or an ERR_PTR: -ENOMEM, or -EHOSTUNREACH
+ * when S has no route to A or to a source (a spoofed SYN from an
+ * unroutable address, or a source that is not reachable from here).
+ */
 static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 				       const struct ecp_seg *p)
 {
 	unsigned int i, mtu;
 	struct ecp_conn *c;
+	int err = -ENOMEM;
 
 	c = kzalloc(struct_size(c, src, t->k), GFP_ATOMIC);
 	if (!c)
-		return NULL;
+		return ERR_PTR(-ENOMEM);
 	c->k = t->k;
 	c->t = t;
 	c->net = net;
@@ -169,13 +175,17 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 			goto err;
 		/* Routes are looked up once, for the MSS clamps. */
 		mtu = ecp_route_mtu(net, p->daddr, t->src[i].addr.ip);
-		if (mtu < 68)
+		if (mtu < 68) {
+			err = -EHOSTUNREACH;
 			goto err;
+		}
 		s->mss = mtu - sizeof(struct iphdr) - sizeof(struct tcphdr);
 	}
 	mtu = ecp_route_mtu(net, p->daddr, p->saddr);
-	if (mtu < 68)
+	if (mtu < 68) {
+		err = -EHOSTUNREACH;
 		goto err;
+	}
 	c->a_mss = min_t(u32, p->mss ?: ECP_DEFAULT_MSS,
 			 mtu - sizeof(struct iphdr) - sizeof(struct tcphdr));
 	c->b_mss = 0xffff;
@@ -186,7 +196,7 @@ err:
 	for (i = 0; i < c->k; i++)
 		ecp_ivset_destroy(&c->src[i].iv);
 	kfree(c);
-	return NULL;
+	return ERR_PTR(err);
 }
 
 static void ecp_conn_timer(struct timer_list *timer);
@@ -199,8 +209,9 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 	unsigned int i;
 
 	c = ecp_conn_alloc(net, t, p);
-	if (!c) {
-		ecp_stats_drop(&t->stats, ECPROXY_DROP_NO_MEMORY);
+	if (IS_ERR(c)) {
+		ecp_stats_drop(&t->stats, PTR_ERR(c) == -EHOSTUNREACH ?
+			       ECPROXY_DROP_NO_ROUTE : ECPROXY_DROP_NO_MEMORY);
 		return NULL;
 	}
 	if (!ecp_task_tryget(t)) {
@@ -362,8 +373,13 @@ static void ecp_conn_timer(struct timer_list *timer)
 			free = true;
 			break;
 		}
+		/* The delayed ACKs of ecp_conn_ack_src(). */
+		for (i = 0; i < c->k; i++)
+			ecp_conn_ack_src(c, &c->src[i], &q, true);
 		if ((c->snd_nxt + c->fin_sent > c->a_acked) &&
 		    time_after_eq(now, c->last_progress + c->rto)) {
+			ecp_cc_timeout(&c->cc, c->snd_nxt + c->fin_sent -
+				       c->a_acked, c->a_mss);
 			ecp_conn_resend(c, &q, ECP_RTO_SEGS);
 			c->recover = c->snd_nxt;
 			c->rto = min_t(unsigned long, c->rto * 2, ECP_RTO_MAX);

@@ -115,6 +115,7 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 		ecp_event_conn(c->net, t, ECPROXY_EVENT_CONN_ESTABLISHED,
 			       c->a_addr, c->a_port, 0, c->start, 0, -1);
 		c->rto = ECP_RTO_MIN;
+		ecp_cc_init(&c->cc, c->a_mss);
 		for (i = 0; i < c->k; i++)
 			WRITE_ONCE(t->src[i].state,
 				   ECPROXY_SOURCE_ESTABLISHED);
@@ -126,6 +127,8 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	c->a_win = win;
 	if ((u64)ack_off > c->a_acked) {
 		u64 upto = min_t(u64, ack_off, c->snd_nxt);
+		u32 newly = min_t(u64, ack_off - c->a_acked, U32_MAX);
+		bool recovering = c->a_acked < c->recover;
 
 		c->a_acked = ack_off;
 		c->dupacks = 0;
@@ -140,12 +143,19 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 		 * duplicates or the RTO costs a burst loss (a full queue
 		 * on A's link) one timeout per lost segment.
 		 */
-		if (c->a_acked < c->recover)
+		if (c->a_acked < c->recover) {
+			ecp_cc_acked(&c->cc, newly, c->a_mss, true);
 			ecp_conn_resend(c, q, 1);
+		} else {
+			if (recovering)
+				ecp_cc_recovered(&c->cc);
+			ecp_cc_acked(&c->cc, newly, c->a_mss, false);
+		}
 	} else if (ack_off == c->a_acked && !p->len && !fin &&
 		   !win_changed && c->snd_nxt > c->a_acked) {
 		/* Three duplicate ACKs: A lost what starts at a_acked. */
 		if (++c->dupacks == 3 && c->a_acked >= c->recover) {
+			ecp_cc_loss(&c->cc, c->snd_nxt - c->a_acked, c->a_mss);
 			c->recover = c->snd_nxt;
 			ecp_conn_resend(c, q, 1);
 		}
@@ -160,22 +170,11 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	c->a_rcv = max_t(u64, c->a_rcv, seq_off + p->len + fin);
 
 	/*
-	 * Copy to every source: same sequence number, ack translated,
-	 * window from EBSN.  A's payloads are requests, small; a GRO
-	 * aggregate larger than a source's MSS would need splitting.
+	 * Copy to every source: same sequence number, S's own ack of the
+	 * source, window from EBSN (moved by A's ack).
 	 */
-	for (i = 0; i < c->k; i++) {
-		struct ecp_conn_src *s = &c->src[i];
-		bool holed = ecp_conn_src_holed(c, s);
-
-		ecp_conn_copy_b(c, s, q, skb, p);
-		/*
-		 * A's ack just reached a hole of s that s already sent
-		 * past: the three duplicates a receiver would have sent.
-		 */
-		if (!holed && ecp_conn_src_holed(c, s))
-			ecp_conn_prompt(c, s, q, 3);
-	}
+	for (i = 0; i < c->k; i++)
+		ecp_conn_copy_b(c, &c->src[i], q, skb, p);
 
 	if (!ecp_conn_push(c, q))
 		return false;

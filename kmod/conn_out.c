@@ -15,6 +15,8 @@
  *    RTO (a few segments; the RTO starts at ECP_RTO_MIN and doubles up to
  *    ECP_RTO_MAX).  Bytes are re-read from the decode buffer, never
  *    re-accumulated: the buffer keeps them until A acknowledges them.
+ *  - New bytes go out within the smaller of A's window and the congestion
+ *    window (cc.h), which those two losses reduce.
  */
 #include <linux/moduleparam.h>
 #include <net/tcp.h>
@@ -203,35 +205,80 @@ static void ecp_conn_send_fin_a(struct ecp_conn *c, struct sk_buff_head *q)
 		ecp_conn_nomem(c);
 }
 
-static u16 ecp_conn_win_b(struct ecp_conn *c, struct ecp_conn_src *s)
+/*
+ * The window for an ACK to s of @ack: EBSN bounds the right edge by A's
+ * ack plus the buffer, and s is acked at or past A's ack, so the edge is
+ * re-expressed from @ack (rounded down, never up; zero if s already
+ * reached it).
+ */
+static u16 ecp_conn_win_b(struct ecp_conn *c, struct ecp_conn_src *s,
+			  u64 ack)
 {
 	unsigned int flags = 0;
+	u8 ws = min_t(u8, s->ws_out, ECP_EBSN_MAX_WSCALE);
+	u64 edge;
 	u16 win;
 
 	win = ecp_ebsn_window(&s->ebsn, c->a_acked, c->a_win,
 			      c->t->buffer_size, s->ws_out, &flags);
 	if (flags & (ECP_EBSN_CLAMP_BUF | ECP_EBSN_CLAMP_FIELD))
 		ecp_stats_inc(&c->t->stats, ECP_STAT_WINDOW_CLAMPS);
-	return win;
+	edge = c->a_acked + ((u64)win << ws);
+	if (edge <= ack)
+		return 0;
+	return min_t(u64, (edge - ack) >> ws, 0xffff);
 }
 
-void ecp_conn_send_b(struct ecp_conn *c, struct ecp_conn_src *s,
-			    struct sk_buff_head *q, u32 seq, u8 flags,
-			    const struct sk_buff *skb, unsigned int off,
-			    unsigned int len)
+/*
+ * Send s a segment; a pure ACK (@len 0, no FIN) only if @force or it
+ * tells s something new: a duplicate it did not ask for would make it
+ * retransmit.
+ */
+static void ecp_conn_send_b_opt(struct ecp_conn *c, struct ecp_conn_src *s,
+				struct sk_buff_head *q, u32 seq, u8 flags,
+				const struct sk_buff *skb, unsigned int off,
+				unsigned int len, bool force)
 {
+	u64 ack_off = ecp_conn_ack_off_b(s);
+	u32 ack = ecp_conn_ack_b(s);
+	u16 win = ecp_conn_win_b(c, s, ack_off);
 	struct ecp_tcp_hdr h;
 	u8 *pay;
 
-	s->last_ack = ecp_conn_ack_b(c, s);
-	s->last_win = ecp_conn_win_b(c, s);
-	ecp_conn_hdr_b(c, s, &h, seq, s->last_ack, flags, s->last_win);
+	if (!force && !len && !(flags & TCPHDR_FIN) && ack == s->last_ack &&
+	    win == s->last_win)
+		return;
+	s->last_ack = ack;
+	s->last_ack_off = ack_off;
+	s->last_win = win;
+	ecp_conn_hdr_b(c, s, &h, seq, ack, flags, win);
 	if (ecp_tcp_build(q, &h, len, &pay)) {
 		ecp_conn_nomem(c);
 		return;
 	}
 	if (len && skb_copy_bits(skb, off, pay, len))
 		kfree_skb(__skb_dequeue_tail(q));
+}
+
+void ecp_conn_send_b(struct ecp_conn *c, struct ecp_conn_src *s,
+		     struct sk_buff_head *q, u32 seq, u8 flags,
+		     const struct sk_buff *skb, unsigned int off,
+		     unsigned int len)
+{
+	ecp_conn_send_b_opt(c, s, q, seq, flags, skb, off, len, true);
+}
+
+void ecp_conn_ack_src(struct ecp_conn *c, struct ecp_conn_src *s,
+		      struct sk_buff_head *q, bool now)
+{
+	u64 ack = ecp_conn_ack_off_b(s);
+
+	if (!s->synack || ack <= s->last_ack_off)
+		return;
+	if (!now && ack - s->last_ack_off < 2 * (u64)s->mss)
+		return;
+	ecp_conn_send_b(c, s, q, ecp_off_to_seq(c->a_rcv, c->a_isn + 1),
+			TCPHDR_ACK, NULL, 0, 0);
 }
 
 /*
@@ -252,23 +299,23 @@ void ecp_conn_copy_b(struct ecp_conn *c, struct ecp_conn_src *s,
 				p->dataoff + off, mss);
 		off += mss;
 	}
-	ecp_conn_send_b(c, s, q, p->seq + off,
-			TCPHDR_ACK | (p->flags & (TCPHDR_PSH | TCPHDR_FIN)),
-			skb, p->dataoff + off, p->len - off);
+	/* A's pure ACKs reach s only as window updates (or new acks). */
+	ecp_conn_send_b_opt(c, s, q, p->seq + off,
+			    TCPHDR_ACK | (p->flags & (TCPHDR_PSH | TCPHDR_FIN)),
+			    skb, p->dataoff + off, p->len - off, false);
 }
 
 /*
- * Source s has a hole at its low watermark, which A has acknowledged up
- * to: nothing else acks past the hole and A sees no gap, so without help
- * s would only recover at its RTO.  Send it @n duplicates of the last ACK
- * it got (same ack, same window, no data: anything else is not a
- * duplicate to the sender, RFC 5681 §2), as a receiver does for every
- * out-of-order segment, so that its fast retransmit resends the hole.
+ * Source s sent past a hole at its low watermark: send it @n duplicates
+ * of the last ACK it got (same ack, same window, no data: anything else
+ * is not a duplicate to the sender, RFC 5681 §2), as a receiver does for
+ * every out-of-order segment, so that its fast retransmit resends the
+ * hole instead of waiting for its RTO.
  */
 static bool prompt_sources = true;
 module_param(prompt_sources, bool, 0644);
 MODULE_PARM_DESC(prompt_sources,
-		 "Send duplicate ACKs to a source with a hole so that it fast-retransmits (default: Y; N leaves recovery to its RTO, for comparison)");
+		 "Answer a source's segments past a hole with duplicate ACKs so that it fast-retransmits (default: Y; N leaves recovery to its RTO, for comparison)");
 
 void ecp_conn_prompt(struct ecp_conn *c, struct ecp_conn_src *s,
 			    struct sk_buff_head *q, unsigned int n)
@@ -323,7 +370,7 @@ static void ecp_conn_rst_b(struct ecp_conn *c, struct ecp_conn_src *s,
 	if (!s->synack)
 		return;
 	ecp_conn_hdr_b(c, s, &h, ecp_off_to_seq(c->a_rcv, c->a_isn + 1),
-		       ecp_conn_ack_b(c, s), TCPHDR_RST | TCPHDR_ACK, 0);
+		       ecp_conn_ack_b(s), TCPHDR_RST | TCPHDR_ACK, 0);
 	if (ecp_tcp_build(q, &h, 0, &pay))
 		ecp_conn_nomem(c);
 }
@@ -373,7 +420,8 @@ void ecp_conn_resend(struct ecp_conn *c, struct sk_buff_head *q,
 bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q)
 {
 	u64 complete = ecp_ivset_min_low_of(c->src, c->k, iv);
-	u64 limit = c->a_acked + c->a_win;
+	/* A's window, and what the path to A takes (cc.h). */
+	u64 limit = c->a_acked + min(c->a_win, c->cc.cwnd);
 	/* Whole segments per GSO packet; the tail may be short. */
 	u32 most = rounddown(ECP_GSO_MAX, c->a_mss);
 	unsigned int i, nfin = 0;

@@ -68,6 +68,30 @@ static void ecp_conn_source_synack(struct ecp_conn *c,
 }
 
 /*
+ * The ACK for a data segment [off, off + len) of s, of which @n bytes were
+ * new; @holes: s had a gap before it.  As a receiver: a segment past a
+ * hole is answered with a duplicate ACK at once, one that fills a hole or
+ * repeats old bytes with an ACK at once, others every two segments.
+ */
+static void ecp_conn_ack_data(struct ecp_conn *c, struct ecp_conn_src *s,
+			      struct sk_buff_head *q, u64 off, u32 len,
+			      s64 n, bool holes)
+{
+	u64 ack = ecp_conn_ack_off_b(s);
+
+	if (off > ack && ecp_conn_src_holed(s))
+		ecp_conn_prompt(c, s, q, 1);
+	else if (!n && off + len <= ack)
+		/* All old: s did not see our ACK; repeat it. */
+		ecp_conn_send_b(c, s, q, ecp_off_to_seq(c->a_rcv,
+							c->a_isn + 1),
+				TCPHDR_ACK, NULL, 0, 0);
+	else
+		ecp_conn_ack_src(c, s, q, holes || n < len ||
+				 ecp_ivset_count(&s->iv));
+}
+
+/*
  * Data, FIN and ACK from an established source: combine, then push to A.
  * Returns false if the connection must be freed.
  */
@@ -78,6 +102,7 @@ static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 	struct ecp_task *t = c->t;
 	struct ecp_source *cfg = &t->src[s->idx];
 	bool fin = p->flags & TCPHDR_FIN;
+	u32 seq_a = ecp_off_to_seq(c->a_rcv, c->a_isn + 1);
 	bool ack_a = false;
 	s64 off, aoff;
 	u64 snd;
@@ -103,6 +128,8 @@ static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 	s->win = (u32)p->win << s->ws;
 
 	if (p->len) {
+		bool holes = ecp_ivset_count(&s->iv);
+
 		atomic64_inc(&cfg->stats.segs_in);
 		n = ecp_dbuf_apply_skb(&c->dbuf, &s->iv, &cfg->gf, off, skb,
 				       p->dataoff, p->len);
@@ -118,19 +145,25 @@ static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		atomic64_add(n, &cfg->stats.bytes_in);
 		if (n)
 			ecp_stats_inc(&t->stats, ECP_STAT_SEGS_APPLIED);
-		if (off > c->a_acked && ecp_conn_src_holed(c, s))
-			ecp_conn_prompt(c, s, q, 1);
+		/* A FIN is acked at once, below. */
+		if (!fin)
+			ecp_conn_ack_data(c, s, q, off, p->len, n, holes);
 		if (n < p->len) {
 			atomic64_add(p->len - n, &cfg->stats.dup_bytes);
 			ecp_stats_inc(&t->stats, ECP_STAT_DUPS_SKIPPED);
 		}
 		s->ref = max_t(u64, s->ref, off + p->len);
+	} else if (!fin && (u64)off < ecp_conn_ack_off_b(s)) {
+		/* A window probe or keepalive: answer with ack and window. */
+		ecp_conn_send_b(c, s, q, seq_a, TCPHDR_ACK, NULL, 0, 0);
 	}
 	if (fin && !s->fin) {
 		s->fin = true;
 		s->fin_off = off + p->len;
 		WRITE_ONCE(cfg->state, ECPROXY_SOURCE_FIN_RECEIVED);
 	}
+	if (fin)
+		ecp_conn_send_b(c, s, q, seq_a, TCPHDR_ACK, NULL, 0, 0);
 	snd = c->snd_nxt + c->fin_sent;
 	if (!ecp_conn_push(c, q))
 		return false;

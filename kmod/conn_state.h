@@ -14,6 +14,7 @@
 #include <linux/timer.h>
 #include <linux/types.h>
 
+#include "cc.h"
 #include "conn.h"
 #include "dbuf.h"
 #include "ebsn.h"
@@ -49,6 +50,7 @@ struct ecp_conn_src {
 	unsigned long last_rx;		/* jiffies of its last segment */
 	u32 last_ack;			/* fields of the last ACK S sent it */
 	u16 last_win;
+	u64 last_ack_off;		/* last_ack as an offset */
 	struct ecp_ivset iv;
 	struct ecp_ebsn_src ebsn;
 };
@@ -88,29 +90,41 @@ struct ecp_conn {
 	unsigned long last_progress;	/* last time A's ack moved */
 	unsigned long linger_start;
 	unsigned long rto;
+	struct ecp_cc cc;		/* towards A */
 	struct ecp_dbuf dbuf;
 	unsigned int k;
 	struct ecp_conn_src src[];
 };
 
-/* The ack S gives source s: A's acknowledged offset, in s's space. */
-static inline u32 ecp_conn_ack_b(const struct ecp_conn *c,
-			  const struct ecp_conn_src *s)
+/*
+ * The offset S acks to source s: everything it has contributed without a
+ * gap (its FIN too, once every byte before it is in).  S acks each source
+ * as a receiver would, not with A's ack: with A's ack, a source whose
+ * retransmission arrived saw no ack for it as long as another source's
+ * hole held A back, timed out again and again, and, its RTT samples
+ * refused after retransmissions (Karn), backed its RTO off to tens of
+ * seconds.  How far a source may run is still bounded by A's ack, through
+ * the EBSN window (ecp_conn_win_b()).
+ */
+static inline u64 ecp_conn_ack_off_b(const struct ecp_conn_src *s)
 {
-	return ecp_off_to_seq(c->a_acked, s->isn + 1);
+	u64 low = ecp_ivset_low(&s->iv);
+
+	return low + (s->fin && low == s->fin_off);
+}
+
+static inline u32 ecp_conn_ack_b(const struct ecp_conn_src *s)
+{
+	return ecp_off_to_seq(ecp_conn_ack_off_b(s), s->isn + 1);
 }
 
 /*
- * Can a duplicate ACK make s resend the hole at its low watermark?  Only
- * if the last ACK it got was for exactly that offset and it sent bytes
- * past it.
+ * Has s sent past a hole, and was the last ACK it got for the hole?  Then
+ * a duplicate of that ACK tells it so (RFC 5681 §4.2).
  */
-static inline bool ecp_conn_src_holed(const struct ecp_conn *c,
-			       const struct ecp_conn_src *s)
+static inline bool ecp_conn_src_holed(const struct ecp_conn_src *s)
 {
-	return ecp_ivset_count(&s->iv) &&
-	       ecp_ivset_low(&s->iv) == c->a_acked &&
-	       s->last_ack == ecp_conn_ack_b(c, s);
+	return ecp_ivset_count(&s->iv) && s->last_ack == ecp_conn_ack_b(s);
 }
 
 /* ---- conn.c ------------------------------------------------------------ */
@@ -145,6 +159,13 @@ void ecp_conn_copy_b(struct ecp_conn *c, struct ecp_conn_src *s,
 u64 ecp_conn_acked_a(const struct ecp_conn *c);
 /* A pure ACK to A, for its bytes every source now has. */
 void ecp_conn_send_ack_a(struct ecp_conn *c, struct sk_buff_head *q);
+/*
+ * Ack what source s contributed: if @now, whenever there is something new
+ * to ack, else once two segments' worth is unacked (delayed ACK; the
+ * connection's timer acks the rest).
+ */
+void ecp_conn_ack_src(struct ecp_conn *c, struct ecp_conn_src *s,
+		      struct sk_buff_head *q, bool now);
 /* @n duplicate ACKs to a source with a hole, see conn_out.c. */
 void ecp_conn_prompt(struct ecp_conn *c, struct ecp_conn_src *s,
 		     struct sk_buff_head *q, unsigned int n);

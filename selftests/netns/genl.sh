@@ -65,7 +65,7 @@ for p in "netns_mem_max:Bytes of task buffers each network namespace may reserve
 	 "gf_impl:GF(2^8) implementation: auto, scalar, ssse3, avx2, avx512, gfni, gfni512" \
 	 "gf_bench_ms:Benchmark time per implementation at load (ms) (uint)" \
 	 "gf_bench:Measured mul_acc MB/s per implementation" \
-	 "prompt_sources:Send duplicate ACKs to a source with a hole so that it fast-retransmits (default: Y; N leaves recovery to its RTO, for comparison) (bool)"; do
+	 "prompt_sources:Answer a source's segments past a hole with duplicate ACKs so that it fast-retransmits (default: Y; N leaves recovery to its RTO, for comparison) (bool)"; do
 	if modinfo -F parm ecproxy | grep -qxF "$p"; then
 		tap_ok "modinfo parameter ${p%%:*} with its description"
 	else

@@ -399,7 +399,7 @@ expect_out "stats as text" \
     connections 0 done 0 failed 0
     bytes in 0 out 0 segments out 0 applied 0 duplicates 0 resent 0
     window-clamps 0 peak-buffer 0 overflow 0 prompts 0
-    drops out-of-window 0 bad-flags 0 truncated 0 bad-options 0 bad-csum 0 client-denied 0 busy 0 no-memory 0" \
+    drops out-of-window 0 bad-flags 0 truncated 0 bad-options 0 bad-csum 0 client-denied 0 busy 0 no-memory 0 no-route 0" \
 	$X stats
 
 # --- many large tasks: a dump in several parts -----------------------------

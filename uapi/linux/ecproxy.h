@@ -397,6 +397,9 @@ enum ecproxy_drop_reason {
 	ECPROXY_DROP_CLIENT_DENIED,	/* SYN from outside CLIENT/PREFIX */
 	ECPROXY_DROP_BUSY,		/* SYN while another client is served */
 	ECPROXY_DROP_NO_MEMORY,		/* allocation failed in softirq */
+	ECPROXY_DROP_NO_ROUTE,		/* SYN from, or for a source at, an
+					 * address S has no route to
+					 */
 	__ECPROXY_DROP_MAX
 };
 #define ECPROXY_DROP_MAX (__ECPROXY_DROP_MAX - 1)

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NewReno towards A (see cc.h).  Slow start counts acknowledged bytes, at
+ * most two segments per ACK (RFC 3465, L = 2), so that a stretch ACK after
+ * a stall does not release a burst.  In congestion avoidance the window
+ * grows by about one segment per window acknowledged.
+ */
+#include <linux/math64.h>
+#include <linux/minmax.h>
+
+#include "cc.h"
+#include "kunit_export.h"
+
+void ecp_cc_init(struct ecp_cc *cc, u32 mss)
+{
+	cc->cwnd = ECP_CC_INIT_SEGS * mss;
+	cc->ssthresh = ECP_CC_MAX;
+}
+ECP_EXPORT_FOR_TESTS(ecp_cc_init);
+
+void ecp_cc_acked(struct ecp_cc *cc, u32 acked, u32 mss, bool recovering)
+{
+	u64 grow;
+
+	if (recovering || !acked)
+		return;
+	if (cc->cwnd < cc->ssthresh)
+		grow = min(acked, 2 * mss);
+	else
+		grow = max_t(u64, 1, div_u64((u64)mss * acked, cc->cwnd));
+	cc->cwnd = min_t(u64, (u64)cc->cwnd + grow, ECP_CC_MAX);
+}
+ECP_EXPORT_FOR_TESTS(ecp_cc_acked);
+
+void ecp_cc_recovered(struct ecp_cc *cc)
+{
+	cc->cwnd = min(cc->cwnd, cc->ssthresh);
+}
+ECP_EXPORT_FOR_TESTS(ecp_cc_recovered);
+
+static u32 ecp_cc_half(u64 flight, u32 mss)
+{
+	return clamp_t(u64, flight / 2, 2 * mss, ECP_CC_MAX);
+}
+
+void ecp_cc_loss(struct ecp_cc *cc, u64 flight, u32 mss)
+{
+	cc->ssthresh = ecp_cc_half(flight, mss);
+	cc->cwnd = cc->ssthresh;
+}
+ECP_EXPORT_FOR_TESTS(ecp_cc_loss);
+
+void ecp_cc_timeout(struct ecp_cc *cc, u64 flight, u32 mss)
+{
+	cc->ssthresh = ecp_cc_half(flight, mss);
+	cc->cwnd = mss;
+}
+ECP_EXPORT_FOR_TESTS(ecp_cc_timeout);

@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the congestion window towards A: the growth rules, the
+ * reductions, and a round-trip simulation against a bottleneck with a
+ * finite queue, where the window must settle around the path's capacity
+ * instead of flooding the queue.
+ */
+#include <kunit/test.h>
+
+#include "cc.h"
+
+#define MSS	1448
+
+static void ecp_cc_slow_start_test(struct kunit *test)
+{
+	struct ecp_cc cc;
+	int i;
+
+	ecp_cc_init(&cc, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, ECP_CC_INIT_SEGS * MSS);
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, ECP_CC_MAX);
+	/* One segment per ACK: one more segment each. */
+	for (i = 0; i < 10; i++)
+		ecp_cc_acked(&cc, MSS, MSS, false);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 20 * MSS);
+	/* A stretch ACK counts for two segments at most. */
+	ecp_cc_acked(&cc, 16 * MSS, MSS, false);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 22 * MSS);
+	/* Nothing acknowledged, nothing grows. */
+	ecp_cc_acked(&cc, 0, MSS, false);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 22 * MSS);
+}
+
+static void ecp_cc_avoidance_test(struct kunit *test)
+{
+	struct ecp_cc cc;
+	u32 before;
+	int i;
+
+	ecp_cc_init(&cc, MSS);
+	ecp_cc_loss(&cc, 100 * MSS, MSS);
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, 50 * MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 50 * MSS);
+	/* A whole window acknowledged one segment at a time: +1 segment. */
+	before = cc.cwnd;
+	for (i = 0; i < 50; i++)
+		ecp_cc_acked(&cc, MSS, MSS, false);
+	KUNIT_EXPECT_GE(test, cc.cwnd, before + MSS - 50);
+	KUNIT_EXPECT_LE(test, cc.cwnd, before + MSS + 50);
+	/* Tiny ACKs still move the window. */
+	before = cc.cwnd;
+	ecp_cc_acked(&cc, 1, MSS, false);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, before + 1);
+}
+
+static void ecp_cc_recovery_test(struct kunit *test)
+{
+	struct ecp_cc cc;
+
+	ecp_cc_init(&cc, MSS);
+	ecp_cc_loss(&cc, 40 * MSS, MSS);
+	/* Partial ACKs do not grow the window. */
+	ecp_cc_acked(&cc, 5 * MSS, MSS, true);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 20 * MSS);
+	ecp_cc_recovered(&cc);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 20 * MSS);
+	/* The floor: two segments. */
+	ecp_cc_loss(&cc, MSS, MSS);
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, 2 * MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 2 * MSS);
+}
+
+static void ecp_cc_timeout_test(struct kunit *test)
+{
+	struct ecp_cc cc;
+	int i;
+
+	ecp_cc_init(&cc, MSS);
+	ecp_cc_timeout(&cc, 64 * MSS, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, MSS);
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, 32 * MSS);
+	/* Recovery after a timeout keeps the one segment... */
+	ecp_cc_recovered(&cc);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, MSS);
+	/* ...then slow start up to ssthresh, and slower after it. */
+	for (i = 0; i < 31; i++)
+		ecp_cc_acked(&cc, MSS, MSS, false);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 32 * MSS);
+	ecp_cc_acked(&cc, MSS, MSS, false);
+	KUNIT_EXPECT_LT(test, cc.cwnd, 33 * MSS);
+}
+
+static void ecp_cc_cap_test(struct kunit *test)
+{
+	struct ecp_cc cc;
+	int i;
+
+	ecp_cc_init(&cc, MSS);
+	cc.cwnd = ECP_CC_MAX - MSS;
+	for (i = 0; i < 10; i++)
+		ecp_cc_acked(&cc, 2 * MSS, MSS, false);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, ECP_CC_MAX);
+	ecp_cc_loss(&cc, U64_MAX, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, ECP_CC_MAX);
+}
+
+/*
+ * Round trips against a bottleneck that passes @bdp bytes per round trip
+ * and queues @queue more; the rest of a round's window is dropped (one
+ * loss event per round, as with a tail-drop queue).  Over many rounds the
+ * sender must use most of the capacity and lose a small share: the burst
+ * that a window-less sender puts into the queue is what this prevents.
+ */
+static void ecp_cc_bottleneck_test(struct kunit *test)
+{
+	const u64 bdp = 40 * MSS, queue = 40 * MSS;
+	u64 sent = 0, delivered = 0, lost = 0;
+	struct ecp_cc cc;
+	int round;
+
+	ecp_cc_init(&cc, MSS);
+	for (round = 0; round < 2000; round++) {
+		u64 w = cc.cwnd, pass = min(w, bdp + queue), a;
+
+		sent += w;
+		delivered += pass;
+		if (w > pass) {
+			lost += w - pass;
+			ecp_cc_loss(&cc, w, MSS);
+			/* One hole per round trip, then the rest is acked. */
+			ecp_cc_acked(&cc, MSS, MSS, true);
+			ecp_cc_recovered(&cc);
+			continue;
+		}
+		for (a = 0; a < pass; a += MSS)
+			ecp_cc_acked(&cc, MSS, MSS, false);
+		KUNIT_ASSERT_LE(test, cc.cwnd, ECP_CC_MAX);
+	}
+	/* Most of what is sent arrives... */
+	KUNIT_EXPECT_LT(test, lost * 50, sent);
+	/* ...and the window keeps the pipe (bdp, not the queue) busy. */
+	KUNIT_EXPECT_GT(test, delivered, 2000 * bdp * 3 / 4);
+}
+
+static struct kunit_case ecp_cc_test_cases[] = {
+	KUNIT_CASE(ecp_cc_slow_start_test),
+	KUNIT_CASE(ecp_cc_avoidance_test),
+	KUNIT_CASE(ecp_cc_recovery_test),
+	KUNIT_CASE(ecp_cc_timeout_test),
+	KUNIT_CASE(ecp_cc_cap_test),
+	KUNIT_CASE(ecp_cc_bottleneck_test),
+	{}
+};
+
+static struct kunit_suite ecp_cc_test_suite = {
+	.name = "ecproxy_cc",
+	.test_cases = ecp_cc_test_cases,
+};
+
+kunit_test_suite(ecp_cc_test_suite);
