@@ -4,7 +4,7 @@
 #                        selftests' programs
 #   make check           all tests: userspace, KUnit and netns in VMs
 #   make demo            the main job end to end (in a VM unless VM=0);
-#                        DEMO_SIZE=64m DEMO_CAP=3mbit
+#                        DEMO_SIZE=64m DEMO_CAP=8mbit
 #   make bench           the benchmarks (bench/run.sh), results in build/bench
 #   make bench-gf        GF(2^8) kernels against ISA-L (in a VM unless VM=0)
 #   make install         module (modules_install + depmod) and tools
@@ -50,7 +50,7 @@ check:
 # make demo [VM=0] [DEMO_SIZE=64m] [DEMO_CAP=80mbit]: see bench/demo.sh.
 DEMO_ENV = DEMO_SIZE=$(DEMO_SIZE) DEMO_CAP=$(DEMO_CAP) ECP_GIT=$(shell git describe --always --dirty 2>/dev/null)
 DEMO_SIZE ?= 64m
-DEMO_CAP ?= 3mbit
+DEMO_CAP ?= 8mbit
 demo: deps all
 ifeq ($(VM),0)
 	env $(DEMO_ENV) bench/demo.sh

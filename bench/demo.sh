@@ -9,8 +9,8 @@
 #
 # Knobs (environment):
 #   DEMO_SIZE     block size in bytes, k/m/g suffixes (default 64m)
-#   DEMO_CAP      tc rate of A's link (default 3mbit: under TCG the proxy's
-#                 emulated GF arithmetic tops out near 4 Mbit/s)
+#   DEMO_CAP      tc rate of A's link (default 8mbit: low enough that a
+#                 2-core TCG VM is link-bound, which replication shows)
 #   DEMO_PROFILE  coding profile (default isal-cauchy, HDFS's RS)
 #   DEMO_K, DEMO_M, DEMO_LOST   the code and the lost fragment (6, 3, 2)
 set -u
@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/topo.sh"
 
 size=${DEMO_SIZE:-64m}
-cap=${DEMO_CAP:-3mbit}
+cap=${DEMO_CAP:-8mbit}
 profile=${DEMO_PROFILE:-isal-cauchy}
 k=${DEMO_K:-6}
 m=${DEMO_M:-3}

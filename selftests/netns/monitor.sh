@@ -6,7 +6,7 @@
 # traffic.  Two monitors (text and -j) run in S's namespace, a third in
 # A's, which must see nothing.  Fragments are encoded with ecctl, served
 # by socat on the Bs, and read by socat on A through the VIP, as in
-# recon.sh.
+# recon.sh, on its topology (lib/recon.sh):
 #
 #                 +---------------------------+
 #   +-------+     |            S              |     +--------+
@@ -17,77 +17,18 @@
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
-ECCTL=${ECCTL:-$top/tools/ecctl/ecctl}
-S=ecp-mon-s
-A=ecp-mon-a
-B=ecp-mon-b
-VIP=10.99.0.1
-NB=3
-tmp=$(mktemp -d)
-pids=()
+. "$(dirname "$0")/lib/recon.sh"
+
+rc_init mon 3
 mons=()
-
-cleanup() {
-	local p
-	for p in "${pids[@]}" "${mons[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	ip netns del $S 2>/dev/null
-	ip netns del $A 2>/dev/null
-	for i in $(seq 1 $NB); do
-		ip netns del $B$i 2>/dev/null
-	done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-ecin() {
-	echo "[+] ip netns exec $S ecctl $*" >&2
-	ip netns exec $S "$ECCTL" "$@"
-}
-
-setup() {
-	local i
-	pp ip netns add $S
-	pp ip netns add $A
-	ip -n $S link set lo up
-	ip -n $A link set lo up
-	pp ip -n $S addr add $VIP/32 dev lo
-	pp ip netns exec $S sysctl -qw net.ipv4.ip_forward=1
-	pp ip -n $S link add s-a type veth peer name a-s netns $A
-	ip -n $S addr add 10.0.1.1/24 dev s-a
-	ip -n $S link set s-a up
-	ip -n $A addr add 10.0.1.2/24 dev a-s
-	ip -n $A link set a-s up
-	ip -n $A route add default via 10.0.1.1
-	for i in $(seq 1 $NB); do
-		pp ip netns add $B$i
-		ip -n $B$i link set lo up
-		pp ip -n $S link add s-b$i type veth peer name b-s netns $B$i
-		ip -n $S addr add 10.0.$((10 + i)).1/24 dev s-b$i
-		ip -n $S link set s-b$i up
-		ip -n $B$i addr add 10.0.$((10 + i)).2/24 dev b-s
-		ip -n $B$i link set b-s up
-		ip -n $B$i route add default via 10.0.$((10 + i)).1
-	done
-}
 
 # serve I FILE: B_I serves FILE on port 8000 until stop_servers.
 serve() {
-	ip netns exec $B$1 socat -U TCP-LISTEN:8000,reuseaddr,fork \
-		OPEN:"$2",rdonly 2>/dev/null &
-	pids+=($!)
-	wait_for 5 ip netns exec $B$1 sh -c 'ss -ltnH | grep -q ":8000 "'
+	rc_serve "$1" 8000 "$2"
 }
 
 stop_servers() {
-	local p
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
-	pids=()
+	rc_stop_servers
 }
 
 conn_idle() {
@@ -114,7 +55,7 @@ jq_line() {
 }
 
 pp modprobe ecproxy
-setup
+rc_setup || exit 1
 
 # --- three monitors; they are listening once they see task 99 come --------
 ip netns exec $S "$ECCTL" monitor > "$tmp/mon.txt" 2> "$tmp/mon.err" &

@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Eight tasks reconstructing at the same time, each byte-exact.  The
-# sources (ecp-srv) answer only after A's request, and every A (ecp-cli)
-# holds its request back until a gate file appears: all eight connections
-# are first seen established together in S (so they really overlap), then
-# released at once.  lib/recon.sh with four sources, RS(3,2) and RS(4,2)
+# 64 tasks (ECP_CONCURRENT) reconstructing at the same time, each
+# byte-exact.  The sources (ecp-srv) answer only after A's request, and
+# every A (ecp-cli) holds its request back until a gate file appears: all
+# the connections are first seen established together in S (so they
+# really overlap), then released at once.  lib/recon.sh with four sources, RS(3,2) and RS(4,2)
 # alternating between the profiles.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
@@ -15,12 +15,12 @@ rc_init rcn 4
 pp modprobe ecproxy
 rc_setup || exit 1
 
-ntasks=8
+ntasks=${ECP_CONCURRENT:-64}
 RC_SERVER=prog
 RC_CLIENT=prog
 RC_REQ=100
 RC_GATE=$tmp/gate
-RC_TIMEOUT=120
+RC_TIMEOUT=600
 frag=$((256 << 10))
 profiles=(isal-cauchy jerasure-rs)
 for id in $(seq 1 $ntasks); do
@@ -43,7 +43,7 @@ established() {
 	[ "$(ip netns exec $S "$ECCTL" -j task show -s |
 	     jq '[.[] | select(.stats.conn_state == "established")] | length')" = "$1" ]
 }
-if wait_for 60 established $ntasks; then
+if wait_for 300 established $ntasks; then
 	tap_ok "$ntasks connections established at once"
 else
 	tap_fail "$ntasks connections established at once" \
@@ -63,7 +63,7 @@ done_all() {
 	[ "$(ip netns exec $S "$ECCTL" -j task show -s |
 	     jq '[.[] | select(.stats.conns_done == 1 and .stats.conns_failed == 0 and .stats.conn_state == "none")] | length')" = "$ntasks" ]
 }
-if wait_for 10 done_all; then
+if wait_for 60 done_all; then
 	tap_ok "every task: one connection, done, none failed"
 else
 	ecin task show -s >&2
