@@ -10,7 +10,7 @@
 # Environment:
 #   BENCH_SIZE   reduced (default; under 30 min in a 2-core TCG VM), full
 #                (real hardware) or tiny (a smoke run of every figure)
-#   BENCH_CAP    tc rate of each A's link (default: reduced 2mbit, full 1gbit)
+#   BENCH_CAP    tc rate of each A's link (default: reduced 8mbit, full 1gbit)
 #   BENCH_ONLY   space-separated subset of: gf codes buffer concurrency
 #                latency uncapped
 #   ECP_KO       ecproxy.ko to insmod (default: modprobe ecproxy)
@@ -30,10 +30,10 @@ start=$(date +%s)
 
 case $size in
 reduced)
-	cap=${BENCH_CAP:-2mbit}
+	cap=${BENCH_CAP:-8mbit}
 	frag=$((1 << 20))		# fragment size of the code figure
 	rtt=200				# ms, buffer figure
-	buffers="8k 16k 32k 64k 128k 256k"
+	buffers="8k 16k 32k 64k 128k 256k 512k"
 	conc="1 2 4 8"
 	conc_frag=$((256 << 10))
 	lat_sizes="$((96 << 10)) $((768 << 10)) $((6 << 20))"
@@ -50,7 +50,7 @@ full)
 	unc_frag=$((256 << 20))
 	;;
 tiny)	# a smoke run of every figure, a few minutes
-	cap=${BENCH_CAP:-2mbit}
+	cap=${BENCH_CAP:-8mbit}
 	frag=$((64 << 10))
 	rtt=200
 	buffers="8k 64k"

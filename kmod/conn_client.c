@@ -217,7 +217,15 @@ void ecp_conn_rcv_client(struct net *net, struct ecp_task *t,
 			ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 			goto out;
 		}
-		ecp_conn_abort(c, &q, ECPROXY_ERR_CLIENT_RESET, -1, true, -1);
+		/*
+		 * After the close every side has what it needs: A, its
+		 * socket gone, answers a late ACK of ours with a RST.
+		 */
+		if (c->state == ECPROXY_CONN_LINGER)
+			ecp_conn_finish(c);
+		else
+			ecp_conn_abort(c, &q, ECPROXY_ERR_CLIENT_RESET, -1,
+				       true, -1);
 		to_free = c;
 		goto out;
 	}

@@ -219,8 +219,12 @@ void ecp_conn_rcv_source(struct net *net, struct ecp_conn_src *s,
 					       ECPROXY_DROP_OUT_OF_WINDOW);
 				goto out;
 			}
-			ecp_conn_abort(c, &q, ECPROXY_ERR_SOURCE_RESET,
-				       s->idx, false, s->idx);
+			/* As for A (conn_client.c): the close is complete. */
+			if (c->state == ECPROXY_CONN_LINGER)
+				ecp_conn_finish(c);
+			else
+				ecp_conn_abort(c, &q, ECPROXY_ERR_SOURCE_RESET,
+					       s->idx, false, s->idx);
 		}
 		to_free = c;
 		goto out;

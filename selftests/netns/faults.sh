@@ -4,7 +4,8 @@
 # Faults during a reconstruction: loss from a source (S prompts it with
 # duplicate ACKs), a source or A whose link dies mid-transfer (the idle
 # timeout blames the side the stream waits on), a source killed
-# mid-transfer (its early FIN is a length mismatch).  Either the bytes
+# mid-transfer (its early FIN is a length mismatch), A killed
+# mid-transfer (its reset reaches every source).  Either the bytes
 # arrive exact or every side is reset and the reason is reported.
 #
 # Topology: lib/recon.sh with three sources, A -- S (VIP on lo) -- B1..B3.
@@ -218,5 +219,29 @@ else
 fi
 stop_servers
 ecin task del id 12 >&2
+
+# A killed mid-transfer: its kernel resets the connection (unread data);
+# every source is reset and the state freed.
+if endless 13; then
+	kill -9 $apid
+	wait $apid 2>/dev/null
+	if wait_for 20 conn_idle 13; then
+		tap_ok "client killed: connection state freed"
+	else
+		tap_fail "client killed: connection state freed"
+	fi
+	reported 13 'failed 1 .*last-error client-reset' \
+		"client killed: reported as client-reset"
+	if wait_for 10 no_established ${B}1 && wait_for 10 no_established ${B}2 &&
+	   wait_for 10 no_established ${B}3; then
+		tap_ok "client killed: every source reset"
+	else
+		tap_fail "client killed: every source reset"
+	fi
+else
+	tap_fail "client killed: transfer started"
+fi
+stop_servers
+ecin task del id 13 >&2
 
 tap_done

@@ -201,7 +201,7 @@ jq_check "dump lists tasks 1, 2, 3 in order" '[.[].id] == [1, 2, 3]' $X task sho
 jq_check "-s adds zeroed statistics to tasks and sources" \
 	'.[0].stats.bytes_in == 0 and .[0].stats.conns == 0 and .[0].stats.peak_buffer == 0
 	 and .[0].stats.conn_state == "none" and .[0].stats.last_error == "none"
-	 and (.[0].stats.drops | length == 8 and all(.[]; . == 0))
+	 and (.[0].stats.drops | length == 9 and all(.[]; . == 0))
 	 and .[0].sources[0].stats == {"state": "idle", "bytes_in": 0, "segs_in": 0, "dup_bytes": 0}' \
 	$X task show id 1 -s
 tap_check "text show -s prints statistics" \

@@ -26,6 +26,8 @@
 #   RC_TIMEOUT S                 A's time limit (default 60)
 #   RC_GATE    PATH              ecp-cli's A waits for PATH to exist once
 #                                connected (-W), before its request
+#   RC_NOWAIT  1                 rc_prep does not wait for each server to
+#                                listen (see rc_all_listening)
 # and every rebuilt fragment must equal the lost one by sha256.
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
@@ -38,6 +40,7 @@ RC_REQ=${RC_REQ:-0}
 RC_TASK=${RC_TASK:-}
 RC_TIMEOUT=${RC_TIMEOUT:-60}
 RC_GATE=${RC_GATE:-}
+RC_NOWAIT=${RC_NOWAIT:-}
 
 # rc_init TAG NB: names, a scratch directory and the cleanup trap.
 rc_init() {
@@ -150,7 +153,16 @@ rc_serve() {
 		ip netns exec $ns socat -U TCP-LISTEN:"$port",reuseaddr,fork \
 			OPEN:"$file",rdonly 2>/dev/null &
 	fi
-	wait_for 10 rc_listening $ns "$port"
+	[ -n "$RC_NOWAIT" ] || wait_for 10 rc_listening $ns "$port"
+}
+
+# rc_all_listening N: N servers listen, over all the Bs (after RC_NOWAIT).
+rc_all_listening() {
+	local i n=0
+	for i in $(seq 1 "$NB"); do
+		n=$((n + $(ip netns exec $B$i ss -ltnH | wc -l)))
+	done
+	[ $n -ge "$1" ]
 }
 
 # rc_stop_servers: end every source server and what it forked.
