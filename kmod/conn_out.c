@@ -245,8 +245,9 @@ static void ecp_conn_send_b_opt(struct ecp_conn *c, struct ecp_conn_src *s,
 	struct ecp_tcp_hdr h;
 	u8 *pay;
 
-	if (!force && !len && !(flags & TCPHDR_FIN) && ack == s->last_ack &&
-	    win == s->last_win)
+	if (ecp_conn_src_closed(c, s) ||
+	    (!force && !len && !(flags & TCPHDR_FIN) && ack == s->last_ack &&
+	     win == s->last_win))
 		return;
 	s->last_ack = ack;
 	s->last_ack_off = ack_off;
@@ -323,7 +324,7 @@ void ecp_conn_prompt(struct ecp_conn *c, struct ecp_conn_src *s,
 	struct ecp_tcp_hdr h;
 	u8 *pay;
 
-	if (!READ_ONCE(prompt_sources))
+	if (!READ_ONCE(prompt_sources) || ecp_conn_src_closed(c, s))
 		return;
 	while (n--) {
 		ecp_conn_hdr_b(c, s, &h, ecp_off_to_seq(c->a_rcv, c->a_isn + 1),
@@ -367,7 +368,7 @@ static void ecp_conn_rst_b(struct ecp_conn *c, struct ecp_conn_src *s,
 	struct ecp_tcp_hdr h;
 	u8 *pay;
 
-	if (!s->synack)
+	if (!s->synack || ecp_conn_src_closed(c, s))
 		return;
 	ecp_conn_hdr_b(c, s, &h, ecp_off_to_seq(c->a_rcv, c->a_isn + 1),
 		       ecp_conn_ack_b(s), TCPHDR_RST | TCPHDR_ACK, 0);

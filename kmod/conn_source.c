@@ -219,6 +219,12 @@ void ecp_conn_rcv_source(struct net *net, struct ecp_conn_src *s,
 					       ECPROXY_DROP_OUT_OF_WINDOW);
 				goto out;
 			}
+			/*
+			 * s's side is closed both ways: its socket is gone
+			 * and it answered something of ours.  No loss.
+			 */
+			if (ecp_conn_src_closed(c, s))
+				goto out;
 			/* As for A (conn_client.c): the close is complete. */
 			if (c->state == ECPROXY_CONN_LINGER)
 				ecp_conn_finish(c);

@@ -119,6 +119,18 @@ static inline u32 ecp_conn_ack_b(const struct ecp_conn_src *s)
 }
 
 /*
+ * Is s's connection closed both ways: its FIN acked by S, A's FIN acked
+ * by s?  Its socket may then be gone, and anything more S sent it would
+ * come back as a RST.
+ */
+static inline bool ecp_conn_src_closed(const struct ecp_conn *c,
+				       const struct ecp_conn_src *s)
+{
+	return s->fin && s->last_ack_off > s->fin_off && c->a_fin &&
+	       s->acked > c->a_fin_off;
+}
+
+/*
  * Has s sent past a hole, and was the last ACK it got for the hole?  Then
  * a duplicate of that ACK tells it so (RFC 5681 §4.2).
  */
