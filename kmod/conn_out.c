@@ -245,9 +245,14 @@ static void ecp_conn_send_b_opt(struct ecp_conn *c, struct ecp_conn_src *s,
 	struct ecp_tcp_hdr h;
 	u8 *pay;
 
+	/*
+	 * A pure ACK to a source whose FIN S acked is only a window update
+	 * it has no use for, and would draw a RST from a vanished socket.
+	 */
 	if (ecp_conn_src_closed(c, s) ||
-	    (!force && !len && !(flags & TCPHDR_FIN) && ack == s->last_ack &&
-	     win == s->last_win))
+	    (!force && !len && !(flags & TCPHDR_FIN) &&
+	     ((ack == s->last_ack && win == s->last_win) ||
+	      ecp_conn_src_fin_acked(s))))
 		return;
 	s->last_ack = ack;
 	s->last_ack_off = ack_off;
@@ -478,7 +483,7 @@ void ecp_conn_check_done(struct ecp_conn *c)
 	    c->a_acked != c->snd_nxt + 1)
 		return;
 	for (i = 0; i < c->k; i++)
-		if (c->src[i].acked != c->a_fin_off + 1)
+		if (!c->src[i].gone && c->src[i].acked != c->a_fin_off + 1)
 			return;
 	ecp_conn_set_state(c, ECPROXY_CONN_LINGER);
 	c->linger_start = jiffies;

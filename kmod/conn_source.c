@@ -225,6 +225,16 @@ void ecp_conn_rcv_source(struct net *net, struct ecp_conn_src *s,
 			 */
 			if (ecp_conn_src_closed(c, s))
 				goto out;
+			/*
+			 * Everything s sends is in, its FIN acked: its socket
+			 * timed out in FIN-WAIT-2 and answered us.  It has
+			 * nothing more to give, so the transfer goes on.
+			 */
+			if (ecp_conn_src_fin_acked(s)) {
+				s->gone = true;
+				ecp_conn_check_done(c);
+				goto out;
+			}
 			/* As for A (conn_client.c): the close is complete. */
 			if (c->state == ECPROXY_CONN_LINGER)
 				ecp_conn_finish(c);

@@ -39,6 +39,7 @@ struct ecp_conn_src {
 	bool hashed;
 	bool synack;			/* its SYN-ACK arrived */
 	bool fin;
+	bool gone;			/* reset after its FIN was acked */
 	u8 ws;				/* shift of the windows it sends */
 	u8 ws_out;			/* shift of the windows S sends it */
 	u16 mss;
@@ -126,8 +127,18 @@ static inline u32 ecp_conn_ack_b(const struct ecp_conn_src *s)
 static inline bool ecp_conn_src_closed(const struct ecp_conn *c,
 				       const struct ecp_conn_src *s)
 {
-	return s->fin && s->last_ack_off > s->fin_off && c->a_fin &&
-	       s->acked > c->a_fin_off;
+	return s->gone || (s->fin && s->last_ack_off > s->fin_off &&
+			   c->a_fin && s->acked > c->a_fin_off);
+}
+
+/*
+ * Has S acked s's FIN?  s has nothing more to send then, and its socket,
+ * in FIN-WAIT-2, may vanish after tcp_fin_timeout (60 s on Linux) while
+ * the others still send.
+ */
+static inline bool ecp_conn_src_fin_acked(const struct ecp_conn_src *s)
+{
+	return s->fin && s->last_ack_off > s->fin_off;
 }
 
 /*

@@ -16,15 +16,6 @@ set -u
 
 rc_init ft 3
 
-# serve I FILE: B_I serves FILE on port 8000 until stopped.
-serve() {
-	rc_serve "$1" 8000 "$2"
-}
-
-stop_servers() {
-	rc_stop_servers
-}
-
 conn_idle() {
 	ecin task show id "$1" -s | grep -q 'state none'
 }
@@ -80,7 +71,7 @@ rebuild() {
 	head -c $((3 << 20)) /dev/urandom > "$dir/in"
 	pp "$ECCTL" code encode isal-cauchy k 3 m 2 in "$dir/in" out "$dir" >&2
 	for i in 1 2 3; do
-		serve $i "$dir/frag.$i"
+		rc_serve $i 8000 "$dir/frag.$i"
 	done
 	ecin task add id "$id" vip $VIP port $((7000 + id)) \
 		code isal-cauchy k 3 m 2 lost 0 \
@@ -92,7 +83,7 @@ rebuild() {
 	else
 		tap_fail "$desc" "got $(stat -c %s "$dir/out") bytes; $(cat "$dir/err")"
 	fi
-	stop_servers
+	rc_stop_servers
 	wait_for 10 conn_idle "$id"
 	ecin task show id "$id" -s >&2
 }
@@ -102,7 +93,7 @@ rebuild() {
 endless() {
 	local i
 	for i in 1 2 3; do
-		serve $i /dev/zero
+		rc_serve $i 8000 /dev/zero
 	done
 	ecin task add id "$1" vip $VIP port $((7000 + $1)) timeout idle 2000 \
 		source 10.0.11.2:8000 coef 1 source 10.0.12.2:8000 coef 2 \
@@ -122,6 +113,23 @@ reported() {
 		tap_ok "$3"
 	else
 		tap_fail "$3" "$out"
+	fi
+}
+
+# client_gone ID DESC ERROR: after A is gone (link cut, killed), task ID's
+# state is freed, the failure reported as ERROR and every source reset.
+client_gone() {
+	if wait_for 20 conn_idle "$1"; then
+		tap_ok "$2: connection state freed"
+	else
+		tap_fail "$2: connection state freed"
+	fi
+	reported "$1" "failed 1 .*last-error $3" "$2: reported as $3"
+	if wait_for 10 no_established ${B}1 && wait_for 10 no_established ${B}2 &&
+	   wait_for 10 no_established ${B}3; then
+		tap_ok "$2: every source reset"
+	else
+		tap_fail "$2: every source reset"
 	fi
 }
 
@@ -163,33 +171,21 @@ if [ $have_netem = 1 ]; then
 	else
 		tap_fail "source link cut: transfer started"
 	fi
-	stop_servers
+	rc_stop_servers
 	ecin task del id 10 >&2
 
 	# A's link dies: A stops acknowledging; the sources are reset and
 	# the state freed.
 	if endless 11; then
 		cut $A a-s
-		if wait_for 20 conn_idle 11; then
-			tap_ok "client link cut: connection state freed"
-		else
-			tap_fail "client link cut: connection state freed"
-		fi
-		reported 11 'failed 1 .*last-error client-timeout' \
-			"client link cut: reported as client-timeout"
-		if wait_for 10 no_established ${B}1 && wait_for 10 no_established ${B}2 &&
-		   wait_for 10 no_established ${B}3; then
-			tap_ok "client link cut: every source reset"
-		else
-			tap_fail "client link cut: every source reset"
-		fi
+		client_gone 11 "client link cut" client-timeout
 		uncut $A a-s
 	else
 		tap_fail "client link cut: transfer started"
 	fi
 	kill $apid 2>/dev/null
 	wait $apid 2>/dev/null
-	stop_servers
+	rc_stop_servers
 	ecin task del id 11 >&2
 else
 	for d in "5% loss from B1" "5% loss from B1: prompted" \
@@ -197,6 +193,27 @@ else
 		 "source link cut" "client link cut"; do
 		tap_skip "$d" "no netem"
 	done
+fi
+
+# Sources that finish long before a straggler: S acks their FINs, their
+# sockets wait in FIN-WAIT-2 for tcp_fin_timeout (1 s here, 60 s by
+# default) and vanish, answering S with a RST; the transfer goes on.
+if [ $have_netem = 1 ]; then
+	for i in 2 3; do
+		pp ip netns exec ${B}$i sysctl -qw net.ipv4.tcp_fin_timeout=1
+	done
+	pp ip netns exec ${B}1 tc qdisc add dev b-s root tbf rate 1mbit \
+		burst 16384 latency 1s
+	rebuild "fast sources gone after their FIN while B1 sends at 1 Mbit/s" 14
+	reported 14 'connections 1 done 1 failed 0' \
+		"fast sources gone after their FIN: done, not failed"
+	pp ip netns exec ${B}1 tc qdisc del dev b-s root
+	for i in 2 3; do
+		ip netns exec ${B}$i sysctl -qw net.ipv4.tcp_fin_timeout=60
+	done
+else
+	tap_skip "fast sources gone after their FIN" "no netem"
+	tap_skip "fast sources gone after their FIN: done" "no netem"
 fi
 
 # A source killed mid-transfer: its socket closes and, once its queue is
@@ -217,7 +234,7 @@ if endless 12; then
 else
 	tap_fail "source killed: transfer started"
 fi
-stop_servers
+rc_stop_servers
 ecin task del id 12 >&2
 
 # A killed mid-transfer: its kernel resets the connection (unread data);
@@ -225,23 +242,11 @@ ecin task del id 12 >&2
 if endless 13; then
 	kill -9 $apid
 	wait $apid 2>/dev/null
-	if wait_for 20 conn_idle 13; then
-		tap_ok "client killed: connection state freed"
-	else
-		tap_fail "client killed: connection state freed"
-	fi
-	reported 13 'failed 1 .*last-error client-reset' \
-		"client killed: reported as client-reset"
-	if wait_for 10 no_established ${B}1 && wait_for 10 no_established ${B}2 &&
-	   wait_for 10 no_established ${B}3; then
-		tap_ok "client killed: every source reset"
-	else
-		tap_fail "client killed: every source reset"
-	fi
+	client_gone 13 "client killed" client-reset
 else
 	tap_fail "client killed: transfer started"
 fi
-stop_servers
+rc_stop_servers
 ecin task del id 13 >&2
 
 tap_done

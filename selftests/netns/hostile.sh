@@ -24,15 +24,6 @@ PY=/usr/bin/python3
 FLOOD=${ECP_FLOOD_SYNS:-20000}
 rc_init hs 3
 
-# serve I FILE: B_I serves FILE on port 8000 until stopped.
-serve() {
-	rc_serve "$1" 8000 "$2"
-}
-
-stop_servers() {
-	rc_stop_servers
-}
-
 conn_idle() {
 	ecin task show id "$1" -s | grep -q 'state none'
 }
@@ -57,7 +48,7 @@ prepare() {
 	head -c "$2" /dev/urandom > "$dir/in"
 	pp "$ECCTL" code encode isal-cauchy k 3 m 2 in "$dir/in" out "$dir" >&2
 	for i in 1 2 3; do
-		serve $i "$dir/frag.$i"
+		rc_serve $i 8000 "$dir/frag.$i"
 	done
 	ecin task add id "$id" vip $VIP port $((7000 + id)) code isal-cauchy \
 		k 3 m 2 lost 0 source 10.0.11.2:8000:1 \
@@ -141,7 +132,7 @@ if echo "$out" | grep -q 'connections 1 done 1 failed 0'; then
 else
 	tap_fail "crafted: one connection, closed cleanly" "$out"
 fi
-stop_servers
+rc_stop_servers
 wait_for 10 conn_idle 1
 
 # ---- SYN flood -----------------------------------------------------------
@@ -212,7 +203,7 @@ else
 fi
 out=$(ecin stats)
 echo "$out" >&2
-stop_servers
+rc_stop_servers
 wait_for 10 conn_idle 2
 
 # The same spoofed clients at an idle task: S has no route back to them

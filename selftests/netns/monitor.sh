@@ -22,15 +22,6 @@ set -u
 rc_init mon 3
 mons=()
 
-# serve I FILE: B_I serves FILE on port 8000 until stop_servers.
-serve() {
-	rc_serve "$1" 8000 "$2"
-}
-
-stop_servers() {
-	rc_stop_servers
-}
-
 conn_idle() {
 	ip netns exec $S "$ECCTL" -j task show id "$1" | jq -e '.[0].state == "idle"' >/dev/null
 }
@@ -88,7 +79,7 @@ pp "$ECCTL" code encode isal-cauchy k $k m $m in "$tmp/in" out "$tmp/frags" >&2
 n=0 srcs=()
 for i in 0 2 3; do
 	n=$((n + 1))
-	serve $n "$tmp/frags/frag.$i"
+	rc_serve $n 8000 "$tmp/frags/frag.$i"
 	srcs+=(source 10.0.$((10 + n)).2:8000:$i)
 done
 tap_check "add task 1" ecin task add id 1 vip $VIP port 7001 \
@@ -110,7 +101,7 @@ tap_check "text: task 1 completed with the fragment's byte count" \
 port1=$(sed -n 's/^task 1 established client 10\.0\.1\.2:\([0-9]*\)$/\1/p' "$tmp/mon.txt")
 tap_check "text: the same client port in established and completed ($port1)" \
 	mon_has "$tmp/mon.txt" "^task 1 completed client 10\\.0\\.1\\.2:$port1 "
-stop_servers
+rc_stop_servers
 wait_for 10 conn_idle 1
 tap_check "delete task 1" ecin task del id 1
 tap_check "text: task 1 deleted" wait_for 10 mon_has "$tmp/mon.txt" '^task 1 deleted$'
@@ -134,13 +125,13 @@ jq_line "JSON: task 1 completed, bytes and duration" \
 jq_line "JSON: task 1 deleted" '.event == "deleted" and .task == 1 and (has("vip") | not)'
 
 # --- a source whose port is closed: failed, with the reason and the source
-serve 2 /dev/null
+rc_serve 2 8000 /dev/null
 tap_check "add task 2 (source 0 on a closed port)" \
 	ecin task add id 2 vip $VIP port 7002 source 10.0.11.2:8001 coef 1 \
 	source 10.0.12.2:8000 coef 1
 tap_expect_fail "A's connect to task 2 fails" \
 	timeout 10 ip netns exec $A socat -u TCP:$VIP:7002 -
-stop_servers
+rc_stop_servers
 tap_check "failed event arrives" wait_for 10 mon_has "$tmp/mon.txt" '^task 2 failed '
 tap_check "text: failed names the reason and the source at fault" \
 	mon_has "$tmp/mon.txt" '^task 2 failed client 10\.0\.1\.2:[0-9]+ error source-refused source 0 10\.0\.11\.2:8001 bytes 0 duration [0-9]+ ms$'
@@ -150,7 +141,7 @@ tap_check "no established event for task 2" sh -c "! grep -q '^task 2 establishe
 
 # --- task change: refused while a connection is live, then applied --------
 for i in 1 2 3; do
-	serve $i /dev/zero
+	rc_serve $i 8000 /dev/zero
 done
 tap_check "add task 3, sources streaming zeros forever" \
 	ecin task add id 3 vip $VIP port 7003 source 10.0.11.2:8000 coef 1 \
@@ -183,7 +174,7 @@ jq_check_s "nothing changed: buffer 1 MiB, idle timeout 60 s" \
 tap_check "no changed event while busy" sh -c "! grep -q '^task 3 changed' $tmp/mon.txt"
 kill $apid
 wait $apid 2>/dev/null
-stop_servers
+rc_stop_servers
 tap_check "task 3 goes idle after A leaves" wait_for 20 conn_idle 3
 tap_check "text: task 3 failed, the client reset it" \
 	wait_for 10 mon_has "$tmp/mon.txt" '^task 3 failed client 10\.0\.1\.2:[0-9]+ error (client|source)-reset( source [0-9] [0-9.:]+)? bytes [1-9][0-9]* duration [0-9]+ ms$'
@@ -197,7 +188,7 @@ tap_check "text: task 3 changed" wait_for 10 mon_has "$tmp/mon.txt" '^task 3 cha
 n=0
 for i in 0 2 3; do
 	n=$((n + 1))
-	serve $n "$tmp/frags/frag.$i"
+	rc_serve $n 8000 "$tmp/frags/frag.$i"
 done
 tap_check "change task 3 to rebuild fragment $lost" sh -c \
 	"ip netns exec $S $ECCTL task del id 3 &&
@@ -211,7 +202,7 @@ if cmp -s "$tmp/frags/frag.$lost" "$tmp/out3"; then
 else
 	tap_fail "through the changed 8 KiB buffer: byte-exact" "got $(stat -c %s "$tmp/out3") bytes"
 fi
-stop_servers
+rc_stop_servers
 wait_for 10 conn_idle 3
 jq_check_s "its peak occupancy stayed within 8 KiB plus headroom" \
 	'.[0].buffer == 8192 and .[0].stats.peak_buffer > 0 and .[0].stats.peak_buffer <= 8192 + 65536' \
