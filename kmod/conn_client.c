@@ -144,7 +144,7 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 		 * on A's link) one timeout per lost segment.
 		 */
 		if (c->a_acked < c->recover) {
-			ecp_cc_acked(&c->cc, newly, c->a_mss, true);
+			/* A partial ack grows no window (ecp_cc_acked()). */
 			ecp_conn_resend(c, q, 1);
 		} else {
 			if (recovering)

@@ -274,6 +274,12 @@ void ecp_conn_send_b(struct ecp_conn *c, struct ecp_conn_src *s,
 	ecp_conn_send_b_opt(c, s, q, seq, flags, skb, off, len, true);
 }
 
+void ecp_conn_ack_src_now(struct ecp_conn *c, struct ecp_conn_src *s,
+			  struct sk_buff_head *q)
+{
+	ecp_conn_send_b(c, s, q, ecp_conn_seq_b(c), TCPHDR_ACK, NULL, 0, 0);
+}
+
 void ecp_conn_ack_src(struct ecp_conn *c, struct ecp_conn_src *s,
 		      struct sk_buff_head *q, bool now)
 {
@@ -283,8 +289,7 @@ void ecp_conn_ack_src(struct ecp_conn *c, struct ecp_conn_src *s,
 		return;
 	if (!now && ack - s->last_ack_off < 2 * (u64)s->mss)
 		return;
-	ecp_conn_send_b(c, s, q, ecp_off_to_seq(c->a_rcv, c->a_isn + 1),
-			TCPHDR_ACK, NULL, 0, 0);
+	ecp_conn_ack_src_now(c, s, q);
 }
 
 /*
@@ -332,7 +337,7 @@ void ecp_conn_prompt(struct ecp_conn *c, struct ecp_conn_src *s,
 	if (!READ_ONCE(prompt_sources) || ecp_conn_src_closed(c, s))
 		return;
 	while (n--) {
-		ecp_conn_hdr_b(c, s, &h, ecp_off_to_seq(c->a_rcv, c->a_isn + 1),
+		ecp_conn_hdr_b(c, s, &h, ecp_conn_seq_b(c),
 			       s->last_ack, TCPHDR_ACK, s->last_win);
 		if (ecp_tcp_build(q, &h, 0, &pay)) {
 			ecp_conn_nomem(c);
@@ -375,7 +380,7 @@ static void ecp_conn_rst_b(struct ecp_conn *c, struct ecp_conn_src *s,
 
 	if (!s->synack || ecp_conn_src_closed(c, s))
 		return;
-	ecp_conn_hdr_b(c, s, &h, ecp_off_to_seq(c->a_rcv, c->a_isn + 1),
+	ecp_conn_hdr_b(c, s, &h, ecp_conn_seq_b(c),
 		       ecp_conn_ack_b(s), TCPHDR_RST | TCPHDR_ACK, 0);
 	if (ecp_tcp_build(q, &h, 0, &pay))
 		ecp_conn_nomem(c);

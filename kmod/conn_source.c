@@ -33,9 +33,7 @@ static void ecp_conn_source_synack(struct ecp_conn *c,
 	if (s->synack) {
 		/* Our ACK was lost (or is not due yet): repeat it. */
 		if (c->state != ECPROXY_CONN_HANDSHAKE)
-			ecp_conn_send_b(c, s, q, ecp_off_to_seq(c->a_rcv,
-								c->a_isn + 1),
-					TCPHDR_ACK, NULL, 0, 0);
+			ecp_conn_ack_src_now(c, s, q);
 		return;
 	}
 	s->synack = true;
@@ -83,9 +81,7 @@ static void ecp_conn_ack_data(struct ecp_conn *c, struct ecp_conn_src *s,
 		ecp_conn_prompt(c, s, q, 1);
 	else if (!n && off + len <= ack)
 		/* All old: s did not see our ACK; repeat it. */
-		ecp_conn_send_b(c, s, q, ecp_off_to_seq(c->a_rcv,
-							c->a_isn + 1),
-				TCPHDR_ACK, NULL, 0, 0);
+		ecp_conn_ack_src_now(c, s, q);
 	else
 		ecp_conn_ack_src(c, s, q, holes || n < len ||
 				 ecp_ivset_count(&s->iv));
@@ -102,7 +98,6 @@ static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 	struct ecp_task *t = c->t;
 	struct ecp_source *cfg = &t->src[s->idx];
 	bool fin = p->flags & TCPHDR_FIN;
-	u32 seq_a = ecp_off_to_seq(c->a_rcv, c->a_isn + 1);
 	bool ack_a = false;
 	s64 off, aoff;
 	u64 snd;
@@ -155,7 +150,7 @@ static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		s->ref = max_t(u64, s->ref, off + p->len);
 	} else if (!fin && (u64)off < ecp_conn_ack_off_b(s)) {
 		/* A window probe or keepalive: answer with ack and window. */
-		ecp_conn_send_b(c, s, q, seq_a, TCPHDR_ACK, NULL, 0, 0);
+		ecp_conn_ack_src_now(c, s, q);
 	}
 	if (fin && !s->fin) {
 		s->fin = true;
@@ -163,7 +158,7 @@ static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		WRITE_ONCE(cfg->state, ECPROXY_SOURCE_FIN_RECEIVED);
 	}
 	if (fin)
-		ecp_conn_send_b(c, s, q, seq_a, TCPHDR_ACK, NULL, 0, 0);
+		ecp_conn_ack_src_now(c, s, q);
 	snd = c->snd_nxt + c->fin_sent;
 	if (!ecp_conn_push(c, q))
 		return false;

@@ -119,6 +119,12 @@ static inline u32 ecp_conn_ack_b(const struct ecp_conn_src *s)
 	return ecp_off_to_seq(ecp_conn_ack_off_b(s), s->isn + 1);
 }
 
+/* The sequence number of S's own segments to the sources: A's next byte. */
+static inline u32 ecp_conn_seq_b(const struct ecp_conn *c)
+{
+	return ecp_off_to_seq(c->a_rcv, c->a_isn + 1);
+}
+
 /*
  * Is s's connection closed both ways: its FIN acked by S, A's FIN acked
  * by s?  Its socket may then be gone, and anything more S sent it would
@@ -189,6 +195,9 @@ void ecp_conn_send_ack_a(struct ecp_conn *c, struct sk_buff_head *q);
  */
 void ecp_conn_ack_src(struct ecp_conn *c, struct ecp_conn_src *s,
 		      struct sk_buff_head *q, bool now);
+/* An ACK to s now, new or not (s asked for it). */
+void ecp_conn_ack_src_now(struct ecp_conn *c, struct ecp_conn_src *s,
+			  struct sk_buff_head *q);
 /* @n duplicate ACKs to a source with a hole, see conn_out.c. */
 void ecp_conn_prompt(struct ecp_conn *c, struct ecp_conn_src *s,
 		     struct sk_buff_head *q, unsigned int n);
