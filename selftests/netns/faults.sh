@@ -16,23 +16,6 @@ set -u
 
 rc_init ft 3
 
-conn_idle() {
-	ecin task show id "$1" -s | grep -q 'state none'
-}
-
-# bytes_out_gt ID N: task ID has sent A more than N bytes.
-bytes_out_gt() {
-	local out
-	out=$(ip netns exec $S "$ECCTL" task show id "$1" -s 2>/dev/null |
-	      sed -n 's/.*bytes in [0-9]* out \([0-9]*\) .*/\1/p')
-	[ -n "$out" ] && [ "$out" -gt "$2" ]
-}
-
-# gone PID SEC: the process exits within SEC seconds.
-gone() {
-	wait_for "$2" sh -c "! kill -0 $1"
-}
-
 # no_established NS: no established TCP connection left in NS.
 no_established() {
 	[ -z "$(ip netns exec "$1" ss -tnH state established)" ]
@@ -84,7 +67,7 @@ rebuild() {
 		tap_fail "$desc" "got $(stat -c %s "$dir/out") bytes; $(cat "$dir/err")"
 	fi
 	rc_stop_servers
-	wait_for 10 conn_idle "$id"
+	wait_for 10 rc_conn_idle "$id"
 	ecin task show id "$id" -s >&2
 }
 
@@ -101,30 +84,18 @@ endless() {
 	ip netns exec $A socat -u TCP:$VIP:$((7000 + $1)) /dev/null \
 		2> "$tmp/endless.err" &
 	apid=$!
-	wait_for 30 bytes_out_gt "$1" 200000
-}
-
-# reported ID PATTERN DESC: the task's statistics match PATTERN.
-reported() {
-	local out
-	out=$(ecin task show id "$1" -s)
-	echo "$out" >&2
-	if echo "$out" | grep -q -- "$2"; then
-		tap_ok "$3"
-	else
-		tap_fail "$3" "$out"
-	fi
+	wait_for 30 rc_bytes_out_gt "$1" 200000
 }
 
 # client_gone ID DESC ERROR: after A is gone (link cut, killed), task ID's
 # state is freed, the failure reported as ERROR and every source reset.
 client_gone() {
-	if wait_for 20 conn_idle "$1"; then
+	if wait_for 20 rc_conn_idle "$1"; then
 		tap_ok "$2: connection state freed"
 	else
 		tap_fail "$2: connection state freed"
 	fi
-	reported "$1" "failed 1 .*last-error $3" "$2: reported as $3"
+	rc_reported "$1" "failed 1 .*last-error $3" "$2: reported as $3"
 	if wait_for 10 no_established ${B}1 && wait_for 10 no_established ${B}2 &&
 	   wait_for 10 no_established ${B}3; then
 		tap_ok "$2: every source reset"
@@ -140,19 +111,19 @@ if [ $have_netem = 1 ]; then
 	# A acks up to the hole, and S's duplicate ACKs make B1 resend it.
 	pp ip netns exec ${B}1 tc qdisc add dev b-s root netem loss 5%
 	rebuild "5% loss from B1" 2
-	reported 2 'prompts [1-9]' "5% loss from B1: S prompted B1 with duplicate ACKs"
+	rc_reported 2 'prompts [1-9]' "5% loss from B1: S prompted B1 with duplicate ACKs"
 	# The same without prompts: B1 recovers at its RTO (for comparison).
 	echo N > /sys/module/ecproxy/parameters/prompt_sources
 	rebuild "5% loss from B1, prompting off" 3
 	echo Y > /sys/module/ecproxy/parameters/prompt_sources
-	reported 3 'prompts 0$' "5% loss from B1, prompting off: no prompts"
+	rc_reported 3 'prompts 0$' "5% loss from B1, prompting off: no prompts"
 	pp ip netns exec ${B}1 tc qdisc del dev b-s root
 
 	# A source's link dies: after the idle timeout (2 s), A and the
 	# other sources are reset, and the silent source is named.
 	if endless 10; then
 		cut ${B}2 b-s
-		if gone $apid 20; then
+		if rc_gone $apid 20; then
 			tap_ok "source link cut: A reset"
 		else
 			tap_fail "source link cut: A reset" "$(cat "$tmp/endless.err")"
@@ -160,8 +131,8 @@ if [ $have_netem = 1 ]; then
 		fi
 		wait $apid 2>/dev/null
 		uncut ${B}2 b-s
-		wait_for 10 conn_idle 10
-		reported 10 'failed 1 .*last-error source-timeout (source 1)' \
+		wait_for 10 rc_conn_idle 10
+		rc_reported 10 'failed 1 .*last-error source-timeout (source 1)' \
 			"source link cut: reported as source-timeout of source 1"
 		if wait_for 10 no_established ${B}1 && wait_for 10 no_established ${B}3; then
 			tap_ok "source link cut: the other sources reset"
@@ -205,7 +176,7 @@ if [ $have_netem = 1 ]; then
 	pp ip netns exec ${B}1 tc qdisc add dev b-s root tbf rate 1mbit \
 		burst 16384 latency 1s
 	rebuild "fast sources gone after their FIN while B1 sends at 1 Mbit/s" 14
-	reported 14 'connections 1 done 1 failed 0' \
+	rc_reported 14 'connections 1 done 1 failed 0' \
 		"fast sources gone after their FIN: done, not failed"
 	pp ip netns exec ${B}1 tc qdisc del dev b-s root
 	for i in 2 3; do
@@ -221,15 +192,15 @@ fi
 if endless 12; then
 	pp ip netns pids ${B}3
 	ip netns pids ${B}3 | xargs -r kill -9
-	if gone $apid 20; then
+	if rc_gone $apid 20; then
 		tap_ok "source killed: A reset"
 	else
 		tap_fail "source killed: A reset" "$(cat "$tmp/endless.err")"
 		kill $apid 2>/dev/null
 	fi
 	wait $apid 2>/dev/null
-	wait_for 10 conn_idle 12
-	reported 12 'failed 1 .*last-error length-mismatch (source 2)' \
+	wait_for 10 rc_conn_idle 12
+	rc_reported 12 'failed 1 .*last-error length-mismatch (source 2)' \
 		"source killed: reported as a length mismatch of source 2"
 else
 	tap_fail "source killed: transfer started"

@@ -24,10 +24,6 @@ PY=/usr/bin/python3
 FLOOD=${ECP_FLOOD_SYNS:-20000}
 rc_init hs 3
 
-conn_idle() {
-	ecin task show id "$1" -s | grep -q 'state none'
-}
-
 # drops ID: "reason count" lines of task ID's drop counters.
 drops() {
 	ip netns exec $S "$ECCTL" -j task show id "$1" -s |
@@ -125,15 +121,9 @@ for reason in bad_csum out_of_window truncated bad_options bad_flags; do
 		tap_fail "crafted: $reason: each of $n shapes dropped and counted" "$bad"
 	fi
 done
-out=$(ecin task show id 1 -s)
-echo "$out" >&2
-if echo "$out" | grep -q 'connections 1 done 1 failed 0'; then
-	tap_ok "crafted: one connection, closed cleanly"
-else
-	tap_fail "crafted: one connection, closed cleanly" "$out"
-fi
+rc_reported 1 'connections 1 done 1 failed 0' "crafted: one connection, closed cleanly"
 rc_stop_servers
-wait_for 10 conn_idle 1
+wait_for 10 rc_conn_idle 1
 
 # ---- SYN flood -----------------------------------------------------------
 
@@ -204,7 +194,7 @@ fi
 out=$(ecin stats)
 echo "$out" >&2
 rc_stop_servers
-wait_for 10 conn_idle 2
+wait_for 10 rc_conn_idle 2
 
 # The same spoofed clients at an idle task: S has no route back to them
 # (198.18.0.0/15), so no SYN may start a connection nor take the task.
@@ -223,7 +213,7 @@ noroute=$(drop_count "$tmp/drops3" no_route)
 conns1=$(ip netns exec $S "$ECCTL" -j task show id 2 -s |
 	 jq -r '[.. | objects | select(has("conns")) | .conns][0]')
 if [ "${sent:-0}" -gt 0 ] && [ "$noroute" -gt 0 ] && [ "$noroute" -le "$sent" ] &&
-   [ "$conns1" = "$conns0" ] && conn_idle 2; then
+   [ "$conns1" = "$conns0" ] && rc_conn_idle 2; then
 	tap_ok "idle flood from unroutable addresses: $noroute of $sent SYNs dropped as no-route, task idle"
 else
 	tap_fail "idle flood from unroutable addresses: dropped as no-route, task idle" \

@@ -59,13 +59,7 @@ fi
 n=$((n + 1))
 
 # Statistics of the 1 MiB case: everything out that came in, once.
-out=$(ecin task show id 5 -s)
-echo "$out" >&2
-if echo "$out" | grep -q " out 1048576 segments"; then
-	tap_ok "stats: bytes out of the 1 MiB fragment"
-else
-	tap_fail "stats: bytes out of the 1 MiB fragment" "$out"
-fi
+rc_reported 5 " out 1048576 segments" "stats: bytes out of the 1 MiB fragment"
 
 # A source whose port is closed: A is reset within the handshake.
 ecin task add id 20 vip $VIP port 7020 source 10.0.11.2:8001 coef 1 \
@@ -91,21 +85,9 @@ else
 	tap_fail "closed source port: reset in ${el:-?} ms (closed local port: ${base:-?} ms)"
 fi
 rc_stop_servers
-out=$(ecin task show id 20 -s)
-echo "$out" >&2
 # One connection: A's first SYN was answered with the RST, no retry.
-if echo "$out" | grep -q 'connections 1 done 0 failed 1 .*last-error source-refused (source 0)'; then
-	tap_ok "closed source port: reported, reset on the first SYN"
-else
-	tap_fail "closed source port: reported, reset on the first SYN" "$out"
-fi
-
-# bytes_out_gt ID N: task ID has sent A more than N bytes.
-bytes_out_gt() {
-	local out
-	out=$(rc_stats "$1" .stats.bytes_out 2>/dev/null)
-	[ -n "$out" ] && [ "$out" -gt "$2" ]
-}
+rc_reported 20 'connections 1 done 0 failed 1 .*last-error source-refused (source 0)' \
+	"closed source port: reported, reset on the first SYN"
 
 # endless ID: tasks ID's sources stream zeros forever to A, in the
 # background; sets apid.
@@ -123,15 +105,10 @@ endless() {
 	apid=$!
 }
 
-# gone PID: the process exits within 5 s.
-gone() {
-	wait_for 5 sh -c "! kill -0 $1"
-}
-
 # Deleting a task mid-transfer resets A (and the sources).
 endless 21
-if wait_for 20 bytes_out_gt 21 100000 && pp ecin task del id 21 &&
-   gone $apid; then
+if wait_for 20 rc_bytes_out_gt 21 100000 && pp ecin task del id 21 &&
+   rc_gone $apid 5; then
 	tap_ok "task deleted mid-transfer: A reset"
 else
 	tap_fail "task deleted mid-transfer: A reset" "$(cat "$tmp/endless.err")"
@@ -155,8 +132,8 @@ rc_kill_ns $S
 # Module unload mid-transfer: A is reset, the module goes cleanly (the
 # debug VM checks for splats and leaks), and comes back for later tests.
 endless 22
-if wait_for 20 bytes_out_gt 22 100000 && pp modprobe -r ecproxy &&
-   gone $apid; then
+if wait_for 20 rc_bytes_out_gt 22 100000 && pp modprobe -r ecproxy &&
+   rc_gone $apid 5; then
 	tap_ok "module unloaded mid-transfer: A reset"
 else
 	tap_fail "module unloaded mid-transfer: A reset" "$(cat "$tmp/endless.err")"

@@ -255,6 +255,31 @@ rc_conn_idle() {
 	ecin task show id "$1" -s 2>/dev/null | grep -q 'state none'
 }
 
+# rc_reported ID PATTERN DESC: task ID's text statistics match PATTERN
+# (grep), one test.
+rc_reported() {
+	local out
+	out=$(ecin task show id "$1" -s)
+	echo "$out" >&2
+	if echo "$out" | grep -q -- "$2"; then
+		tap_ok "$3"
+	else
+		tap_fail "$3" "$out"
+	fi
+}
+
+# rc_bytes_out_gt ID N: task ID has sent A more than N bytes.
+rc_bytes_out_gt() {
+	local out
+	out=$(rc_stats "$1" .stats.bytes_out 2>/dev/null)
+	[ -n "$out" ] && [ "$out" -gt "$2" ]
+}
+
+# rc_gone PID SECS: process PID exits within SECS seconds.
+rc_gone() {
+	wait_for "$2" sh -c "! kill -0 $1"
+}
+
 # rc_recon DESC ID PROFILE K M LOST SIZE: one whole case, servers
 # stopped and the task idle afterwards.
 rc_recon() {
