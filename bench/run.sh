@@ -34,7 +34,9 @@ reduced)
 	frag=$((1 << 20))		# fragment size of the code figure
 	rtt=200				# ms, buffer figure
 	buffers="8k 16k 32k 64k 128k 256k 512k"
-	conc="1 2 4 8"
+	buf_secs=8			# expected length of each buffer run
+	buf_max=$((8 << 20))		# largest fragment of the buffer figure
+	conc="1 2 4 8 16 32 64"
 	conc_frag=$((256 << 10))
 	lat_sizes="$((96 << 10)) $((768 << 10)) $((6 << 20))"
 	unc_frag=$((4 << 20))
@@ -44,6 +46,8 @@ full)
 	frag=$((64 << 20))
 	rtt=10
 	buffers="16k 32k 64k 128k 256k 512k 1m 4m"
+	buf_secs=5
+	buf_max=$((64 << 20))
 	conc="1 2 4 8 16 32 64"
 	conc_frag=$((8 << 20))
 	lat_sizes="$((384 << 10)) $((6 << 20)) $((96 << 20)) $((384 << 20))"
@@ -54,6 +58,8 @@ tiny)	# a smoke run of every figure, a few minutes
 	frag=$((64 << 10))
 	rtt=200
 	buffers="8k 64k"
+	buf_secs=2
+	buf_max=$((512 << 10))
 	conc="1 2"
 	conc_frag=$((32 << 10))
 	lat_sizes="$((96 << 10))"
@@ -134,22 +140,33 @@ if want codes; then
 fi
 
 # --- rate vs decode buffer at a fixed RTT (paper Fig. 10) -----------------
+# Each fragment is sized for about buf_secs seconds at the expected rate,
+# min(buffer/RTT, cap): long enough that the slow start towards A (IW10,
+# doubling per RTT) is a small part of the run, short enough that the
+# small buffers finish.
+buf_frag() {
+	awk -v b="$1" -v t=$rtt -v c="$capbits" -v s=$buf_secs -v mx=$buf_max 'BEGIN {
+		r = b * 8 / (t / 1000); if (r > c) r = c
+		n = int(r / 8 * s); if (n < 262144) n = 262144; if (n > mx) n = mx
+		print n - n % 4096 }'
+}
 if want buffer; then
-	echo "buffer_bytes,rtt_ms,mbit_s,buffer_over_rtt_mbit_s,cap_mbit_s" > "$out/buffer.csv"
-	setup_code isal-cauchy 6 3 0 $((frag / 2)) || exit 1
-	sha=$(sha256sum < "$tmp/d/frag.0" | cut -d' ' -f1)
+	echo "buffer_bytes,rtt_ms,mbit_s,buffer_over_rtt_mbit_s,cap_mbit_s,fragment_bytes" > "$out/buffer.csv"
 	topo_cap 1 "$cap"
 	topo_delay 1 $rtt
 	id=10
 	for b in $buffers; do
 		bb=$(numfmt --from=iec "${b^^}")
-		say "buffer $b, RTT $rtt ms"
-		topo_task $id isal-cauchy 6 3 0 "$b" >&2
+		fb=$(buf_frag "$bb")
+		say "buffer $b, RTT $rtt ms, fragment $fb bytes"
+		setup_code isal-cauchy 6 3 0 "$fb" || exit 1
+		sha=$(sha256sum < "$tmp/d/frag.0" | cut -d' ' -f1)
+		topo_task $id isal-cauchy 6 3 0 buffer "$b" >&2
 		j=$(topo_way ecproxy 1 $id isal-cauchy 6 3 0 "$sha")
 		[ "$(jget "$j" sha256_ok)" = true ] || say "FAILED: $j"
 		r=$(jget "$j" mbit_s)
 		say "  $(printf '%.2f' "$r") Mbit/s"
-		echo "$bb,$rtt,$r,$(awk -v b="$bb" -v t=$rtt 'BEGIN { print b * 8 / (t / 1000) / 1e6 }'),$(awk -v c="$capbits" 'BEGIN { print c / 1e6 }')" >> "$out/buffer.csv"
+		echo "$bb,$rtt,$r,$(awk -v b="$bb" -v t=$rtt 'BEGIN { print b * 8 / (t / 1000) / 1e6 }'),$(awk -v c="$capbits" 'BEGIN { print c / 1e6 }'),$TOPO_FRAGSIZE" >> "$out/buffer.csv"
 		topo_task_del $id
 		id=$((id + 1))
 	done
@@ -164,8 +181,11 @@ fi
 conc_run() {
 	local n=$1 spread=$2 t a pids=() exact=0 at sha
 	sha=$(sha256sum < "$tmp/d/frag.0" | cut -d' ' -f1)
+	# Up to 64 clients start at one instant, and each source forks a
+	# socat per connection: under emulation the k handshakes of every
+	# task can take longer than the default 3 s.
 	for t in $(seq 1 "$n"); do
-		topo_task $((100 + t)) isal-cauchy 3 2 0 >&2
+		topo_task $((100 + t)) isal-cauchy 3 2 0 timeout handshake 30000 >&2
 	done
 	at=$(awk -v n="$n" -v now="$(date +%s.%N)" 'BEGIN { printf "%.3f", now + 3 + n / 2 }')
 	for t in $(seq 1 "$n"); do

@@ -132,7 +132,8 @@ static bool ecp_conn_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 
 		c->a_acked = ack_off;
 		c->dupacks = 0;
-		c->rto = ECP_RTO_MIN;
+		ecp_rtt_acked(&c->rtt, ack_off, jiffies);
+		c->rto = ecp_rtt_rto(&c->rtt);
 		c->last_progress = jiffies;
 		ecp_dbuf_release(&c->dbuf, upto);
 		for (i = 0; i < c->k; i++)

@@ -12,9 +12,10 @@
  *    unit.  If A offered no scaling, no side scales.
  *  - Retransmission to A: go-back from A's acknowledged offset, on three
  *    duplicate ACKs (one segment) or when nothing was acknowledged for an
- *    RTO (a few segments; the RTO starts at ECP_RTO_MIN and doubles up to
- *    ECP_RTO_MAX).  Bytes are re-read from the decode buffer, never
- *    re-accumulated: the buffer keeps them until A acknowledges them.
+ *    RTO (a few segments; the RTO comes from the measured round trips,
+ *    rtt.h, and doubles on each expiry up to ECP_RTO_MAX).  Bytes are
+ *    re-read from the decode buffer, never re-accumulated: the buffer
+ *    keeps them until A acknowledges them.
  *  - New bytes go out within the smaller of A's window and the congestion
  *    window (cc.h), which those two losses reduce.
  */
@@ -414,6 +415,7 @@ void ecp_conn_resend(struct ecp_conn *c, struct sk_buff_head *q,
 {
 	u64 off = c->a_acked;
 
+	ecp_rtt_resent(&c->rtt);
 	while (segs-- && off < c->snd_nxt) {
 		u32 len = min_t(u64, c->a_mss, c->snd_nxt - off);
 
@@ -448,6 +450,7 @@ bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q)
 		if (c->snd_nxt == c->a_acked)
 			c->last_progress = jiffies;
 		c->snd_nxt += len;
+		ecp_rtt_sent(&c->rtt, c->snd_nxt, jiffies);
 	}
 	ecp_stats_buffer(&c->t->stats, ecp_dbuf_occupancy(&c->dbuf));
 

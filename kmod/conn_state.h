@@ -19,11 +19,10 @@
 #include "dbuf.h"
 #include "ebsn.h"
 #include "ivset.h"
+#include "rtt.h"
 #include "seq.h"
 
 #define ECP_TICK	(HZ / 20)
-#define ECP_RTO_MIN	(HZ / 5)
-#define ECP_RTO_MAX	(3 * HZ)
 /* First repetition of the SYN-ACK to A (RFC 6298 §2.1: 1 s). */
 #define ECP_SYNACK_RTO	HZ
 /* Segments re-sent when the RTO fires. */
@@ -92,6 +91,7 @@ struct ecp_conn {
 	unsigned long linger_start;
 	unsigned long rto;
 	struct ecp_cc cc;		/* towards A */
+	struct ecp_rtt rtt;		/* round trips to A, for rto */
 	struct ecp_dbuf dbuf;
 	unsigned int k;
 	struct ecp_conn_src src[];

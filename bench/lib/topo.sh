@@ -16,7 +16,7 @@
 #
 # Functions: topo_setup NA NB, topo_cleanup, topo_cap I RATE, topo_delay I MS,
 # topo_uncap I, topo_cap_b I RATE, topo_uncap_b I, topo_bytes_out_gt ID N, topo_encode DIR PROFILE K M SIZE, topo_serve NODE FILE PORT,
-# topo_stop_servers, topo_task ID PROFILE K M LOST [BUFFER], topo_sources,
+# topo_stop_servers, topo_task ID PROFILE K M LOST [ECCTL-ARGS...], topo_sources,
 # topo_fetch I ARGS... (ecfetch in A_I), topo_env (machine description).
 
 TOPO_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -165,12 +165,12 @@ topo_store() {
 	TOPO_REPLICA=10.2.$rep.2:8001
 }
 
-# topo_task ID PROFILE K M LOST [BUFFER]: a task on VIP:7000+ID rebuilding
-# LOST from TOPO_SOURCES.
+# topo_task ID PROFILE K M LOST [ECCTL-ARGS...]: a task on VIP:7000+ID
+# rebuilding LOST from TOPO_SOURCES; ECCTL-ARGS (buffer, timeout ...) are
+# added to the task add command.
 topo_task() {
 	ip netns exec "$TOPO_S" "$ECCTL" task add id "$1" vip $TOPO_VIP port $((7000 + $1)) \
-		code "$2" k "$3" m "$4" lost "$5" "${TOPO_SOURCES[@]}" \
-		${6:+buffer "$6"}
+		code "$2" k "$3" m "$4" lost "$5" "${TOPO_SOURCES[@]}" "${@:6}"
 }
 
 topo_task_del() {

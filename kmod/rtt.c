@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RFC 6298 §2 in microseconds: SRTT and RTTVAR with gains 1/8 and 1/4,
+ * RTO = SRTT + max(G, 4 * RTTVAR) with G one jiffy, the clock's
+ * granularity.
+ */
+#include <linux/minmax.h>
+
+#include "kunit_export.h"
+#include "rtt.h"
+
+void ecp_rtt_acked(struct ecp_rtt *r, u64 acked, unsigned long now)
+{
+	u32 m, delta;
+
+	if (!r->timing || acked < r->end)
+		return;
+	r->timing = false;
+	m = jiffies_to_usecs(min_t(unsigned long, now - r->start,
+				   2 * ECP_RTO_MAX));
+	/* A sample below the clock's granularity still counts as one. */
+	m = max_t(u32, m, 1);
+	if (!r->srtt_us) {
+		r->srtt_us = m;
+		r->rttvar_us = m / 2;
+		return;
+	}
+	delta = r->srtt_us > m ? r->srtt_us - m : m - r->srtt_us;
+	r->rttvar_us = (3 * (u64)r->rttvar_us + delta) / 4;
+	r->srtt_us = (7 * (u64)r->srtt_us + m) / 8;
+}
+ECP_EXPORT_FOR_TESTS(ecp_rtt_acked);
+
+unsigned long ecp_rtt_rto(const struct ecp_rtt *r)
+{
+	u64 us;
+
+	if (!r->srtt_us)
+		return ECP_RTO_MIN;
+	us = r->srtt_us + max_t(u64, jiffies_to_usecs(1),
+				4 * (u64)r->rttvar_us);
+	return clamp_t(unsigned long, usecs_to_jiffies(min_t(u64, us, U32_MAX)),
+		       ECP_RTO_MIN, ECP_RTO_MAX);
+}
+ECP_EXPORT_FOR_TESTS(ecp_rtt_rto);

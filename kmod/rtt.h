@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The retransmission timeout towards A, from measured round trips
+ * (RFC 6298).  A fixed RTO fires spuriously once the round trip to A
+ * exceeds it: S then re-sends a window A is about to acknowledge and
+ * collapses its congestion window to one segment every round trip.
+ *
+ * One segment at a time is timed (no timestamps option towards A), and
+ * a timing is abandoned as soon as anything is re-sent (Karn): the ack of
+ * a re-sent byte does not tell which copy it answers.
+ *
+ * Locking: under the connection's spinlock; the functions are pure
+ * arithmetic on the times they are given.
+ */
+#ifndef _ECP_RTT_H
+#define _ECP_RTT_H
+
+#include <linux/jiffies.h>
+#include <linux/types.h>
+
+/* Linux's floor for the RTO; RFC 6298's 1 s is too slow for a rack. */
+#define ECP_RTO_MIN	(HZ / 5)
+#define ECP_RTO_MAX	(3 * HZ)
+
+struct ecp_rtt {
+	u32 srtt_us;		/* smoothed round trip; 0: no sample yet */
+	u32 rttvar_us;
+	u64 end;		/* the timed segment ends at this offset */
+	unsigned long start;	/* when it was sent */
+	bool timing;
+};
+
+/* A segment ending at offset @end was sent at @now; time it if idle. */
+static inline void ecp_rtt_sent(struct ecp_rtt *r, u64 end, unsigned long now)
+{
+	if (r->timing)
+		return;
+	r->end = end;
+	r->start = now;
+	r->timing = true;
+}
+
+/* Something was re-sent: no sample from the current timing. */
+static inline void ecp_rtt_resent(struct ecp_rtt *r)
+{
+	r->timing = false;
+}
+
+/* A acknowledged up to offset @acked at @now. */
+void ecp_rtt_acked(struct ecp_rtt *r, u64 acked, unsigned long now);
+
+/* The RTO in jiffies, in [ECP_RTO_MIN, ECP_RTO_MAX]. */
+unsigned long ecp_rtt_rto(const struct ecp_rtt *r);
+
+#endif

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the RTO estimator: RFC 6298's arithmetic, its bounds,
+ * Karn's rule, and the property the data path needs from it: under a
+ * steady round trip longer than the floor, the RTO stays above it.
+ */
+#include <kunit/test.h>
+
+#include "rtt.h"
+
+/* Time a segment ending at @end, sent at @t0 and acked @ms later. */
+static void ecp_rtt_sample_ms(struct ecp_rtt *r, u64 end, unsigned long t0,
+			      unsigned int ms)
+{
+	ecp_rtt_sent(r, end, t0);
+	ecp_rtt_acked(r, end, t0 + msecs_to_jiffies(ms));
+}
+
+static void ecp_rtt_first_sample_test(struct kunit *test)
+{
+	struct ecp_rtt r = {};
+	unsigned long rto;
+
+	KUNIT_EXPECT_EQ(test, ecp_rtt_rto(&r), (unsigned long)ECP_RTO_MIN);
+	ecp_rtt_sample_ms(&r, 1000, 5000, 400);
+	/* SRTT = R, RTTVAR = R / 2, RTO = R + 4 * R / 2 = 3 R. */
+	KUNIT_EXPECT_EQ(test, r.srtt_us, jiffies_to_usecs(msecs_to_jiffies(400)));
+	KUNIT_EXPECT_EQ(test, r.rttvar_us, r.srtt_us / 2);
+	rto = ecp_rtt_rto(&r);
+	KUNIT_EXPECT_GE(test, rto, msecs_to_jiffies(1200) - 1);
+	KUNIT_EXPECT_LE(test, rto, msecs_to_jiffies(1200) + 1);
+}
+
+static void ecp_rtt_update_test(struct kunit *test)
+{
+	struct ecp_rtt r = {};
+	u32 srtt, var, m;
+
+	ecp_rtt_sample_ms(&r, 100, 0, 200);
+	srtt = r.srtt_us;
+	var = r.rttvar_us;
+	ecp_rtt_sample_ms(&r, 200, 1000, 600);
+	m = jiffies_to_usecs(msecs_to_jiffies(600));
+	KUNIT_EXPECT_EQ(test, r.rttvar_us, (3 * var + (m - srtt)) / 4);
+	KUNIT_EXPECT_EQ(test, r.srtt_us, (7 * srtt + m) / 8);
+}
+
+static void ecp_rtt_steady_test(struct kunit *test)
+{
+	struct ecp_rtt r = {};
+	unsigned long t = 0;
+	int i;
+
+	/* 250 ms, over the floor: the RTO must stay above the round trip. */
+	for (i = 0; i < 50; i++) {
+		ecp_rtt_sample_ms(&r, 100 * (i + 1), t, 250);
+		t += HZ;
+		KUNIT_EXPECT_GT(test, ecp_rtt_rto(&r), msecs_to_jiffies(250));
+	}
+	/* ...and converge to it plus the clock's granularity. */
+	KUNIT_EXPECT_LE(test, ecp_rtt_rto(&r), msecs_to_jiffies(250) + 4);
+	/* A rack's round trip, below one jiffy: the floor. */
+	for (i = 0; i < 50; i++) {
+		ecp_rtt_sample_ms(&r, 10000 + i, t, 0);
+		t += HZ;
+	}
+	KUNIT_EXPECT_EQ(test, ecp_rtt_rto(&r), (unsigned long)ECP_RTO_MIN);
+}
+
+static void ecp_rtt_cap_test(struct kunit *test)
+{
+	struct ecp_rtt r = {};
+
+	ecp_rtt_sample_ms(&r, 1, 0, 10000);
+	KUNIT_EXPECT_EQ(test, ecp_rtt_rto(&r), (unsigned long)ECP_RTO_MAX);
+}
+
+static void ecp_rtt_karn_test(struct kunit *test)
+{
+	struct ecp_rtt r = {};
+
+	ecp_rtt_sample_ms(&r, 100, 0, 300);
+	KUNIT_ASSERT_NE(test, r.srtt_us, 0U);
+	/* Only the first segment sent while idle is timed. */
+	ecp_rtt_sent(&r, 200, HZ);
+	ecp_rtt_sent(&r, 300, 2 * HZ);
+	KUNIT_EXPECT_EQ(test, r.end, 200ULL);
+	/* An ack short of it ends nothing. */
+	ecp_rtt_acked(&r, 199, 3 * HZ);
+	KUNIT_EXPECT_TRUE(test, r.timing);
+	/* A re-send abandons the timing: its ack gives no sample. */
+	ecp_rtt_resent(&r);
+	ecp_rtt_acked(&r, 300, 30 * HZ);
+	KUNIT_EXPECT_EQ(test, r.srtt_us, jiffies_to_usecs(msecs_to_jiffies(300)));
+	/* The next segment sent is timed again. */
+	ecp_rtt_sent(&r, 400, 31 * HZ);
+	KUNIT_EXPECT_TRUE(test, r.timing);
+	KUNIT_EXPECT_EQ(test, r.end, 400ULL);
+}
+
+static struct kunit_case ecp_rtt_test_cases[] = {
+	KUNIT_CASE(ecp_rtt_first_sample_test),
+	KUNIT_CASE(ecp_rtt_update_test),
+	KUNIT_CASE(ecp_rtt_steady_test),
+	KUNIT_CASE(ecp_rtt_cap_test),
+	KUNIT_CASE(ecp_rtt_karn_test),
+	{}
+};
+
+static struct kunit_suite ecp_rtt_test_suite = {
+	.name = "ecproxy_rtt",
+	.test_cases = ecp_rtt_test_cases,
+};
+
+kunit_test_suite(ecp_rtt_test_suite);
