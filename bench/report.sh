@@ -43,12 +43,12 @@ if [ -s "$out/codes.csv" ]; then
 	plot codes "set title 'Reconstruction rate vs code (A link $cap)'; set ylabel 'Mbit/s';
 		set style data histogram; set style histogram clustered gap 1; set style fill solid 0.8;
 		set yrange [0:*]; set key outside right;
-		plot '$out/codes-summary.csv' using 2:xtic(1) title 'replication',
-		     '' using 3 title 'native EC', '' using 4 title 'ecproxy'"
+		plot '$out/codes-summary.csv' skip 1 using 2:xtic(1) title 'replication',
+		     '' skip 1 using 3 title 'native EC', '' skip 1 using 4 title 'ecproxy'"
 	plot cpu "set title 'CPU seconds on A per reconstructed GiB'; set ylabel 'CPU s / GiB';
 		set style data histogram; set style histogram clustered gap 1; set style fill solid 0.8;
 		set yrange [0:*]; set key outside right;
-		plot '$out/codes-summary.csv' using 7:xtic(1) title 'native EC', '' using 8 title 'ecproxy'"
+		plot '$out/codes-summary.csv' skip 1 using 7:xtic(1) title 'native EC', '' skip 1 using 8 title 'ecproxy'"
 	{
 		echo "## Reconstruction rate vs code ([codes.png](codes.png), [codes.csv](codes.csv))"
 		echo
