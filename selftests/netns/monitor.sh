@@ -180,26 +180,37 @@ jq_check_s "the change is applied" \
 	'.[0].buffer == 65536 and .[0].memory == 131072 and .[0].timeouts.idle == 5000' task show id 3
 tap_check "text: task 3 changed" wait_for 10 mon_has "$tmp/mon.txt" '^task 3 changed$'
 
+# serve3: the sources of task 3 serve their fragments.
+serve3() {
+	local i n=0
+	for i in 0 2 3; do
+		n=$((n + 1))
+		rc_serve $n 8000 "$tmp/frags/frag.$i"
+	done
+}
+
+# fetch3 DESC: A fetches through task 3, byte-exact; sources stopped and
+# the task idle afterwards.
+fetch3() {
+	timeout 60 ip netns exec $A socat -u TCP:$VIP:7003 - > "$tmp/out3" 2>/dev/null
+	if cmp -s "$tmp/frags/frag.$lost" "$tmp/out3"; then
+		tap_ok "$1"
+	else
+		tap_fail "$1" "got $(stat -c %s "$tmp/out3") bytes"
+	fi
+	rc_stop_servers
+	wait_for 10 rc_conn_idle 3
+}
+
 # The new buffer carries a reconstruction; its bound holds.
-n=0
-for i in 0 2 3; do
-	n=$((n + 1))
-	rc_serve $n 8000 "$tmp/frags/frag.$i"
-done
+serve3
 tap_check "change task 3 to rebuild fragment $lost" sh -c \
 	"ip netns exec $S $ECCTL task del id 3 &&
 	 ip netns exec $S $ECCTL task add id 3 vip $VIP port 7003 buffer 16k \
 	 code isal-cauchy k $k m $m lost $lost source 10.0.11.2:8000:0 \
 	 source 10.0.12.2:8000:2 source 10.0.13.2:8000:3 &&
 	 ip netns exec $S $ECCTL task change id 3 buffer 8k"
-timeout 60 ip netns exec $A socat -u TCP:$VIP:7003 - > "$tmp/out3" 2>/dev/null
-if cmp -s "$tmp/frags/frag.$lost" "$tmp/out3"; then
-	tap_ok "through the changed 8 KiB buffer: byte-exact"
-else
-	tap_fail "through the changed 8 KiB buffer: byte-exact" "got $(stat -c %s "$tmp/out3") bytes"
-fi
-rc_stop_servers
-wait_for 10 rc_conn_idle 3
+fetch3 "through the changed 8 KiB buffer: byte-exact"
 jq_check_s "its peak occupancy stayed within 8 KiB plus headroom" \
 	'.[0].buffer == 8192 and .[0].stats.peak_buffer > 0 and .[0].stats.peak_buffer <= 8192 + 65536' \
 	task show id 3 -s
@@ -218,21 +229,10 @@ jq_check_s "A is not served" '.[0].stats.conn_state == "none" and .[0].stats.con
 tap_check "A is still waiting, with nothing received" sh -c "kill -0 $dpid && [ ! -s $tmp/out.denied ]"
 kill $dpid 2>/dev/null
 wait $dpid 2>/dev/null
-n=0
-for i in 0 2 3; do
-	n=$((n + 1))
-	rc_serve $n 8000 "$tmp/frags/frag.$i"
-done
+serve3
 tap_check "change task 3: only clients of 10.0.1.0/24, A's" \
 	ecin task change id 3 client 10.0.1.0/24
-timeout 60 ip netns exec $A socat -u TCP:$VIP:7003 - > "$tmp/out3" 2>/dev/null
-if cmp -s "$tmp/frags/frag.$lost" "$tmp/out3"; then
-	tap_ok "A is served again: byte-exact"
-else
-	tap_fail "A is served again: byte-exact" "got $(stat -c %s "$tmp/out3") bytes"
-fi
-rc_stop_servers
-wait_for 10 rc_conn_idle 3
+fetch3 "A is served again: byte-exact"
 
 # --- stats reset under traffic counters ---------------------------------
 jq_check_s "before reset: namespace counters are not zero" \
