@@ -72,12 +72,16 @@ k=3 m=2 lost=1 size=300000
 frag=$((size / k))
 head -c $size /dev/urandom > "$tmp/in"
 pp "$ECCTL" code encode isal-cauchy k $k m $m in "$tmp/in" out "$tmp/frags" >&2
-n=0 srcs=()
-for i in 0 2 3; do
-	n=$((n + 1))
-	rc_serve $n 8000 "$tmp/frags/frag.$i"
-	srcs+=(source 10.0.$((10 + n)).2:8000:$i)
-done
+# serve3: B1..B3 serve fragments 0, 2 and 3, the sources of srcs.
+srcs=(source 10.0.11.2:8000:0 source 10.0.12.2:8000:2 source 10.0.13.2:8000:3)
+serve3() {
+	local i n=0
+	for i in 0 2 3; do
+		n=$((n + 1))
+		rc_serve $n 8000 "$tmp/frags/frag.$i"
+	done
+}
+serve3
 tap_check "add task 1" ecin task add id 1 vip $VIP port 7001 \
 	code isal-cauchy k $k m $m lost $lost "${srcs[@]}"
 echo "[+] ip netns exec $A socat -u TCP:$VIP:7001 - > out" >&2
@@ -180,15 +184,6 @@ jq_check_s "the change is applied" \
 	'.[0].buffer == 65536 and .[0].memory == 131072 and .[0].timeouts.idle == 5000' task show id 3
 tap_check "text: task 3 changed" wait_for 10 mon_has "$tmp/mon.txt" '^task 3 changed$'
 
-# serve3: the sources of task 3 serve their fragments.
-serve3() {
-	local i n=0
-	for i in 0 2 3; do
-		n=$((n + 1))
-		rc_serve $n 8000 "$tmp/frags/frag.$i"
-	done
-}
-
 # fetch3 DESC: A fetches through task 3, byte-exact; sources stopped and
 # the task idle afterwards.
 fetch3() {
@@ -207,8 +202,7 @@ serve3
 tap_check "change task 3 to rebuild fragment $lost" sh -c \
 	"ip netns exec $S $ECCTL task del id 3 &&
 	 ip netns exec $S $ECCTL task add id 3 vip $VIP port 7003 buffer 16k \
-	 code isal-cauchy k $k m $m lost $lost source 10.0.11.2:8000:0 \
-	 source 10.0.12.2:8000:2 source 10.0.13.2:8000:3 &&
+	 code isal-cauchy k $k m $m lost $lost ${srcs[*]} &&
 	 ip netns exec $S $ECCTL task change id 3 buffer 8k"
 fetch3 "through the changed 8 KiB buffer: byte-exact"
 jq_check_s "its peak occupancy stayed within 8 KiB plus headroom" \
