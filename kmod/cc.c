@@ -7,16 +7,16 @@
  */
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <kunit/visibility.h>
 
 #include "cc.h"
-#include "kunit_export.h"
 
 void ecp_cc_init(struct ecp_cc *cc, u32 mss)
 {
 	cc->cwnd = ECP_CC_INIT_SEGS * mss;
 	cc->ssthresh = ECP_CC_MAX;
 }
-ECP_EXPORT_FOR_TESTS(ecp_cc_init);
+EXPORT_SYMBOL_IF_KUNIT(ecp_cc_init);
 
 void ecp_cc_acked(struct ecp_cc *cc, u32 acked, u32 mss, bool recovering)
 {
@@ -30,13 +30,13 @@ void ecp_cc_acked(struct ecp_cc *cc, u32 acked, u32 mss, bool recovering)
 		grow = max_t(u64, 1, div_u64((u64)mss * acked, cc->cwnd));
 	cc->cwnd = min_t(u64, (u64)cc->cwnd + grow, ECP_CC_MAX);
 }
-ECP_EXPORT_FOR_TESTS(ecp_cc_acked);
+EXPORT_SYMBOL_IF_KUNIT(ecp_cc_acked);
 
 void ecp_cc_recovered(struct ecp_cc *cc)
 {
 	cc->cwnd = min(cc->cwnd, cc->ssthresh);
 }
-ECP_EXPORT_FOR_TESTS(ecp_cc_recovered);
+EXPORT_SYMBOL_IF_KUNIT(ecp_cc_recovered);
 
 static u32 ecp_cc_half(u64 flight, u32 mss)
 {
@@ -48,11 +48,11 @@ void ecp_cc_loss(struct ecp_cc *cc, u64 flight, u32 mss)
 	cc->ssthresh = ecp_cc_half(flight, mss);
 	cc->cwnd = cc->ssthresh;
 }
-ECP_EXPORT_FOR_TESTS(ecp_cc_loss);
+EXPORT_SYMBOL_IF_KUNIT(ecp_cc_loss);
 
 void ecp_cc_timeout(struct ecp_cc *cc, u64 flight, u32 mss)
 {
 	cc->ssthresh = ecp_cc_half(flight, mss);
 	cc->cwnd = mss;
 }
-ECP_EXPORT_FOR_TESTS(ecp_cc_timeout);
+EXPORT_SYMBOL_IF_KUNIT(ecp_cc_timeout);

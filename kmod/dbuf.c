@@ -9,11 +9,11 @@
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <kunit/visibility.h>
 
 #include "dbuf.h"
 #include "gf.h"
 #include "ivset.h"
-#include "kunit_export.h"
 
 /* kvmalloc refuses (and warns about) anything above INT_MAX. */
 #define ECP_DBUF_MAX_SIZE	(1U << 30)
@@ -31,7 +31,7 @@ int ecp_dbuf_init(struct ecp_dbuf *d, u32 size)
 	d->peak = 0;
 	return 0;
 }
-ECP_EXPORT_FOR_TESTS(ecp_dbuf_init);
+EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_init);
 
 void ecp_dbuf_destroy(struct ecp_dbuf *d)
 {
@@ -39,7 +39,7 @@ void ecp_dbuf_destroy(struct ecp_dbuf *d)
 	d->buf = NULL;
 	d->size = 0;
 }
-ECP_EXPORT_FOR_TESTS(ecp_dbuf_destroy);
+EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_destroy);
 
 void ecp_dbuf_reset(struct ecp_dbuf *d, u64 base)
 {
@@ -48,7 +48,7 @@ void ecp_dbuf_reset(struct ecp_dbuf *d, u64 base)
 	d->high = base;
 	d->peak = 0;
 }
-ECP_EXPORT_FOR_TESTS(ecp_dbuf_reset);
+EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_reset);
 
 int ecp_dbuf_span(const struct ecp_dbuf *d, u64 off, u32 len,
 		  struct ecp_dbuf_span *sp)
@@ -68,7 +68,7 @@ int ecp_dbuf_span(const struct ecp_dbuf *d, u64 off, u32 len,
 	sp->len[1] = len - first;
 	return 0;
 }
-ECP_EXPORT_FOR_TESTS(ecp_dbuf_span);
+EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_span);
 
 void ecp_dbuf_wrote(struct ecp_dbuf *d, u64 end)
 {
@@ -77,7 +77,7 @@ void ecp_dbuf_wrote(struct ecp_dbuf *d, u64 end)
 	d->high = end;
 	d->peak = max_t(u32, d->peak, end - d->base);
 }
-ECP_EXPORT_FOR_TESTS(ecp_dbuf_wrote);
+EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_wrote);
 
 int ecp_dbuf_mul_acc(struct ecp_dbuf *d, const struct ecp_gf_coef *c,
 		     u64 off, const u8 *src, u32 len)
@@ -94,7 +94,7 @@ int ecp_dbuf_mul_acc(struct ecp_dbuf *d, const struct ecp_gf_coef *c,
 	ecp_dbuf_wrote(d, off + len);
 	return 0;
 }
-ECP_EXPORT_FOR_TESTS(ecp_dbuf_mul_acc);
+EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_mul_acc);
 
 int ecp_dbuf_mul_acc_skb(struct ecp_dbuf *d, const struct ecp_gf_coef *c,
 			 u64 off, const struct sk_buff *skb, int skb_off,
@@ -118,7 +118,7 @@ int ecp_dbuf_mul_acc_skb(struct ecp_dbuf *d, const struct ecp_gf_coef *c,
 	ecp_dbuf_wrote(d, off + len);
 	return 0;
 }
-ECP_EXPORT_FOR_TESTS(ecp_dbuf_mul_acc_skb);
+EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_mul_acc_skb);
 
 struct ecp_dbuf_apply {
 	struct ecp_dbuf *d;
@@ -157,7 +157,7 @@ s64 ecp_dbuf_apply_skb(struct ecp_dbuf *d, struct ecp_ivset *iv,
 	ecp_ivset_trim(iv, d->base);
 	return ecp_ivset_insert(iv, off, off + len, ecp_dbuf_apply_fn, &a);
 }
-ECP_EXPORT_FOR_TESTS(ecp_dbuf_apply_skb);
+EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_apply_skb);
 
 int ecp_dbuf_read(const struct ecp_dbuf *d, u64 off, u8 *dst, u32 len)
 {
@@ -171,7 +171,7 @@ int ecp_dbuf_read(const struct ecp_dbuf *d, u64 off, u8 *dst, u32 len)
 	memcpy(dst + sp.len[0], sp.ptr[1], sp.len[1]);
 	return 0;
 }
-ECP_EXPORT_FOR_TESTS(ecp_dbuf_read);
+EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_read);
 
 void ecp_dbuf_release(struct ecp_dbuf *d, u64 upto)
 {
@@ -194,4 +194,4 @@ void ecp_dbuf_release(struct ecp_dbuf *d, u64 upto)
 	d->base = upto;
 	d->high = max(d->high, upto);
 }
-ECP_EXPORT_FOR_TESTS(ecp_dbuf_release);
+EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_release);

@@ -4,9 +4,9 @@
  */
 #include <linux/limits.h>
 #include <linux/minmax.h>
+#include <kunit/visibility.h>
 
 #include "ebsn.h"
-#include "kunit_export.h"
 
 u16 ecp_ebsn_window(struct ecp_ebsn_src *st, u64 ack, u64 a_win,
 		    u32 exposed, u8 wscale, unsigned int *flags)
@@ -38,7 +38,7 @@ u16 ecp_ebsn_window(struct ecp_ebsn_src *st, u64 ack, u64 a_win,
 		*flags = f;
 	return win;
 }
-ECP_EXPORT_FOR_TESTS(ecp_ebsn_window);
+EXPORT_SYMBOL_IF_KUNIT(ecp_ebsn_window);
 
 /*
  * The paper allocates 2I because its switch advertises "I minus what is
@@ -63,4 +63,4 @@ u32 ecp_ebsn_headroom(u32 mss)
 {
 	return mss;
 }
-ECP_EXPORT_FOR_TESTS(ecp_ebsn_headroom);
+EXPORT_SYMBOL_IF_KUNIT(ecp_ebsn_headroom);

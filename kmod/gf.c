@@ -30,9 +30,9 @@
 #ifdef CONFIG_X86_64
 #include <asm/fpu/api.h>
 #endif
+#include <kunit/visibility.h>
 
 #include "gf_impl.h"
-#include "kunit_export.h"
 
 /*
  * Longest stretch of vector work inside one kernel_fpu_begin() section,
@@ -60,7 +60,7 @@ const struct ecp_gf_impl *const ecp_gf_impls[] = {
 #endif
 	NULL,
 };
-ECP_EXPORT_FOR_TESTS(ecp_gf_impls);
+EXPORT_SYMBOL_IF_KUNIT(ecp_gf_impls);
 
 #define ECP_GF_NR_IMPLS	(ARRAY_SIZE(ecp_gf_impls) - 1)
 
@@ -75,7 +75,7 @@ bool ecp_gf_impl_usable(const struct ecp_gf_impl *impl)
 {
 	return !impl->usable || impl->usable();
 }
-ECP_EXPORT_FOR_TESTS(ecp_gf_impl_usable);
+EXPORT_SYMBOL_IF_KUNIT(ecp_gf_impl_usable);
 
 static bool ecp_gf_fpu_usable(void)
 {
@@ -107,13 +107,13 @@ void ecp_gf_impl_run(const struct ecp_gf_impl *impl, enum ecp_gf_op op,
 	}
 #endif
 }
-ECP_EXPORT_FOR_TESTS(ecp_gf_impl_run);
+EXPORT_SYMBOL_IF_KUNIT(ecp_gf_impl_run);
 
 const char *ecp_gf_impl_name(void)
 {
 	return READ_ONCE(ecp_gf_active)->name;
 }
-ECP_EXPORT_FOR_TESTS(ecp_gf_impl_name);
+EXPORT_SYMBOL_IF_KUNIT(ecp_gf_impl_name);
 
 void ecp_gf_xor(u8 *dst, const u8 *src, size_t len)
 {
@@ -123,7 +123,7 @@ void ecp_gf_xor(u8 *dst, const u8 *src, size_t len)
 		ecp_gf_impl_run(READ_ONCE(ecp_gf_active), ECP_GF_XOR, NULL,
 				dst, src, len);
 }
-ECP_EXPORT_FOR_TESTS(ecp_gf_xor);
+EXPORT_SYMBOL_IF_KUNIT(ecp_gf_xor);
 
 void ecp_gf_mul_acc(const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
 		    size_t len)
@@ -138,7 +138,7 @@ void ecp_gf_mul_acc(const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
 				dst, src, len);
 	}
 }
-ECP_EXPORT_FOR_TESTS(ecp_gf_mul_acc);
+EXPORT_SYMBOL_IF_KUNIT(ecp_gf_mul_acc);
 
 void ecp_gf_mul(const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
 		size_t len)
@@ -153,7 +153,7 @@ void ecp_gf_mul(const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
 		ecp_gf_impl_run(READ_ONCE(ecp_gf_active), ECP_GF_MUL, k,
 				dst, src, len);
 }
-ECP_EXPORT_FOR_TESTS(ecp_gf_mul);
+EXPORT_SYMBOL_IF_KUNIT(ecp_gf_mul);
 
 static const struct ecp_gf_impl *ecp_gf_lookup(const char *name)
 {

@@ -3,9 +3,9 @@
  * GF(2^8) field tables and per-coefficient precomputation.
  */
 #include <linux/kernel.h>
+#include <kunit/visibility.h>
 
 #include "gf_impl.h"
-#include "kunit_export.h"
 
 #define ECP_GF_POLY	0x11d
 
@@ -38,13 +38,13 @@ u8 ecp_gf_mul1(u8 a, u8 b)
 {
 	return ecp_gf_mul_table[a][b];
 }
-ECP_EXPORT_FOR_TESTS(ecp_gf_mul1);
+EXPORT_SYMBOL_IF_KUNIT(ecp_gf_mul1);
 
 u8 ecp_gf_inv(u8 a)
 {
 	return ecp_gf_inv_table[a];
 }
-ECP_EXPORT_FOR_TESTS(ecp_gf_inv);
+EXPORT_SYMBOL_IF_KUNIT(ecp_gf_inv);
 
 /*
  * gf2p8affineqb computes output bit i as parity(x & A.byte[7 - i]). Since
@@ -78,4 +78,4 @@ void ecp_gf_coef_init(struct ecp_gf_coef *k, u8 c)
 	k->row = ecp_gf_mul_table[c];
 	k->c = c;
 }
-ECP_EXPORT_FOR_TESTS(ecp_gf_coef_init);
+EXPORT_SYMBOL_IF_KUNIT(ecp_gf_coef_init);

@@ -6,9 +6,9 @@
  */
 #include <linux/highmem.h>
 #include <linux/skbuff.h>
+#include <kunit/visibility.h>
 
 #include "gf.h"
-#include "kunit_export.h"
 
 /* Caller has checked that [offset, offset + len) lies inside skb. */
 static void ecp_gf_skb_walk(const struct ecp_gf_coef *k, u8 *dst,
@@ -84,4 +84,4 @@ int ecp_gf_mul_acc_skb(const struct ecp_gf_coef *k, u8 *dst,
 		ecp_gf_skb_walk(k, dst, skb, offset, len);
 	return 0;
 }
-ECP_EXPORT_FOR_TESTS(ecp_gf_mul_acc_skb);
+EXPORT_SYMBOL_IF_KUNIT(ecp_gf_mul_acc_skb);

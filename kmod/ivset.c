@@ -7,9 +7,9 @@
 #include <linux/errno.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <kunit/visibility.h>
 
 #include "ivset.h"
-#include "kunit_export.h"
 
 int ecp_ivset_init(struct ecp_ivset *s, u32 cap, gfp_t gfp)
 {
@@ -22,7 +22,7 @@ int ecp_ivset_init(struct ecp_ivset *s, u32 cap, gfp_t gfp)
 	ecp_ivset_reset(s, 0);
 	return 0;
 }
-ECP_EXPORT_FOR_TESTS(ecp_ivset_init);
+EXPORT_SYMBOL_IF_KUNIT(ecp_ivset_init);
 
 void ecp_ivset_destroy(struct ecp_ivset *s)
 {
@@ -31,14 +31,14 @@ void ecp_ivset_destroy(struct ecp_ivset *s)
 	s->cap = 0;
 	s->n = 0;
 }
-ECP_EXPORT_FOR_TESTS(ecp_ivset_destroy);
+EXPORT_SYMBOL_IF_KUNIT(ecp_ivset_destroy);
 
 void ecp_ivset_reset(struct ecp_ivset *s, u64 start)
 {
 	s->n = 0;
 	s->low = start;
 }
-ECP_EXPORT_FOR_TESTS(ecp_ivset_reset);
+EXPORT_SYMBOL_IF_KUNIT(ecp_ivset_reset);
 
 /* Drop entries [from, to) of the array. */
 static void ecp_ivset_remove(struct ecp_ivset *s, u32 from, u32 to)
@@ -108,7 +108,7 @@ s64 ecp_ivset_insert(struct ecp_ivset *s, u64 start, u64 end,
 	}
 	return added;
 }
-ECP_EXPORT_FOR_TESTS(ecp_ivset_insert);
+EXPORT_SYMBOL_IF_KUNIT(ecp_ivset_insert);
 
 void ecp_ivset_trim(struct ecp_ivset *s, u64 upto)
 {
@@ -121,4 +121,4 @@ void ecp_ivset_trim(struct ecp_ivset *s, u64 upto)
 		s->low = max(s->low, s->iv[i].end);
 	ecp_ivset_remove(s, 0, i);
 }
-ECP_EXPORT_FOR_TESTS(ecp_ivset_trim);
+EXPORT_SYMBOL_IF_KUNIT(ecp_ivset_trim);

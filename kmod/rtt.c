@@ -5,8 +5,8 @@
  * granularity.
  */
 #include <linux/minmax.h>
+#include <kunit/visibility.h>
 
-#include "kunit_export.h"
 #include "rtt.h"
 
 void ecp_rtt_acked(struct ecp_rtt *r, u64 acked, unsigned long now)
@@ -29,7 +29,7 @@ void ecp_rtt_acked(struct ecp_rtt *r, u64 acked, unsigned long now)
 	r->rttvar_us = (3 * (u64)r->rttvar_us + delta) / 4;
 	r->srtt_us = (7 * (u64)r->srtt_us + m) / 8;
 }
-ECP_EXPORT_FOR_TESTS(ecp_rtt_acked);
+EXPORT_SYMBOL_IF_KUNIT(ecp_rtt_acked);
 
 unsigned long ecp_rtt_rto(const struct ecp_rtt *r)
 {
@@ -42,4 +42,4 @@ unsigned long ecp_rtt_rto(const struct ecp_rtt *r)
 	return clamp_t(unsigned long, usecs_to_jiffies(min_t(u64, us, U32_MAX)),
 		       ECP_RTO_MIN, ECP_RTO_MAX);
 }
-ECP_EXPORT_FOR_TESTS(ecp_rtt_rto);
+EXPORT_SYMBOL_IF_KUNIT(ecp_rtt_rto);
