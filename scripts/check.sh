@@ -7,7 +7,7 @@
 # TAP in build/results/STAGE.tap; the last line is "N passed, N failed"
 # summed over all of them, and the exit status is non-zero on any failure.
 #
-# CHECK_STAGES="tools kunit netns-debian netns-debug netns-debug-recon dkms"
+# CHECK_STAGES="setup style tools kunit netns-debian netns-debug netns-debug-recon dkms"
 # picks stages.  The VM stages run in three lanes at once (see below).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +15,7 @@ cd "$top"
 res=$top/build/results
 mkdir -p "$res"
 rm -f "$res"/*.tap "$res"/lane-*.log
-stages=${CHECK_STAGES:-style tools kunit netns-debian netns-debug netns-debug-recon dkms}
+stages=${CHECK_STAGES:-setup style tools kunit netns-debian netns-debug netns-debug-recon dkms}
 t0=$(date +%s)
 
 say() { echo "==> [$(( $(date +%s) - t0 ))s] $*"; }
@@ -81,6 +81,8 @@ export ECP_TEST_TIMEOUT=${ECP_TEST_TIMEOUT:-1800}
 
 run_stage() {
 	case "$1" in
+	# scripts/deps.sh on simulated fresh machines.
+	setup) stage setup selftests/setup/deps.sh ;;
 	style) stage style scripts/style.sh ;;
 	tools) stage tools make -s -C tools check ;;
 	kunit)
@@ -120,11 +122,11 @@ lane() {
 }
 for s in $stages; do
 	case "$s" in
-	style|tools|kunit|netns-debian|netns-debug|netns-debug-recon|dkms) ;;
+	setup|style|tools|kunit|netns-debian|netns-debug|netns-debug-recon|dkms) ;;
 	*) echo "check: unknown stage $s" >&2; exit 2 ;;
 	esac
 done
-lane style tools
+lane setup style tools
 case " $stages " in
 *" kunit "* | *" netns-debug"*) say "debug kernel: $(scripts/debug-kernel.sh)" ;;
 esac

@@ -31,7 +31,8 @@ cp "$busybox" "$stage/bin/busybox"
 cp "$top/selftests/vm/init" "$stage/init"
 chmod 755 "$stage/init"
 for m in "${mods[@]}"; do
-	f=$(find "/lib/modules/$kver/kernel" -name "$m.ko*" | head -1)
+	# No match (or no such directory) is reported below, not by pipefail.
+	f=$(find "/lib/modules/$kver/kernel" -name "$m.ko*" 2>/dev/null | head -1) || true
 	[ -n "$f" ] || { echo "initramfs: module $m not found for $kver" >&2; exit 1; }
 	case "$f" in
 	*.xz) xz -dc "$f" > "$stage/lib/mods/$m.ko" ;;
