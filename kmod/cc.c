@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * NewReno towards A (see cc.h).  Slow start counts acknowledged bytes, at
- * most two segments per ACK (RFC 3465, L = 2), so that a stretch ACK after
- * a stall does not release a burst.  In congestion avoidance the window
- * grows by about one segment per window acknowledged.
+ * NewReno towards the client (see cc.h).  Slow start counts acknowledged bytes,
+ * at most two segments per ACK (RFC 3465, L = 2), so that a stretch ACK after a
+ * stall does not release a burst.  In congestion avoidance the window grows by
+ * about one segment per window acknowledged.
  */
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/string.h>
 #include <kunit/visibility.h>
 
 #include "cc.h"
 
 void ecp_cc_init(struct ecp_cc *cc, u32 mss)
 {
+	memset(cc, 0, sizeof(*cc));
 	cc->cwnd = ECP_CC_INIT_SEGS * mss;
 	cc->ssthresh = ECP_CC_MAX;
 }
@@ -50,9 +52,36 @@ void ecp_cc_loss(struct ecp_cc *cc, u64 flight, u32 mss)
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_cc_loss);
 
-void ecp_cc_timeout(struct ecp_cc *cc, u64 flight, u32 mss)
+void ecp_cc_timeout(struct ecp_cc *cc, u64 flight, u64 nxt, u32 mss)
 {
 	cc->ssthresh = ecp_cc_half(flight, mss);
 	cc->cwnd = mss;
+	cc->recover = nxt;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_cc_timeout);
+
+bool ecp_cc_ack(struct ecp_cc *cc, u64 prev, u64 ack, u32 mss)
+{
+	bool recovering = prev < cc->recover;
+
+	cc->dupacks = 0;
+	if (ack < cc->recover)
+		return true;
+	if (recovering)
+		ecp_cc_recovered(cc);
+	ecp_cc_acked(cc, min_t(u64, ack - prev, U32_MAX), mss, false);
+	return false;
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_cc_ack);
+
+bool ecp_cc_dupack(struct ecp_cc *cc, u64 ack, u64 nxt, u32 mss)
+{
+	if (cc->dupacks >= ECP_CC_DUPACKS)
+		return false;
+	if (++cc->dupacks < ECP_CC_DUPACKS || ack < cc->recover)
+		return false;
+	ecp_cc_loss(cc, nxt - ack, mss);
+	cc->recover = nxt;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_cc_dupack);

@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Congestion control of what S sends A: NewReno (RFC 5681, RFC 6582) over
- * bytes.  S is a TCP sender towards A and must behave like one: without a
- * congestion window it would send everything the decode buffer holds the
- * moment A's window allows, and a bottleneck on A's link (a shaper, a
- * switch queue) would drop most of it.  Recovery from such a burst goes
- * one hole per round trip, since S offers A no SACK.  The sources are
- * not told: EBSN already holds them back to the buffer, which absorbs
- * what the window does not let out yet.
+ * Congestion control of what S sends the client: NewReno (RFC 5681, RFC
+ * 6582) over bytes, the window arithmetic and the loss-recovery state
+ * (duplicate ACKs, the recovery point) in one place.  S is a TCP sender
+ * towards the client and must behave like one: without a congestion
+ * window it would send everything the decode buffer holds the moment the
+ * client's window allows, and a bottleneck on the client's link (a
+ * shaper, a switch queue) would drop most of it.  Recovery from such a
+ * burst goes one hole per round trip, since S offers the client no SACK.
+ * The sources are not told: EBSN already holds them back to the buffer,
+ * which absorbs what the window does not let out yet.
+ *
+ * Offsets are the 64-bit offsets of the stream S sends (seq.h).  The
+ * caller re-sends when ecp_cc_ack() or ecp_cc_dupack() say so, and on
+ * its RTO after ecp_cc_timeout().
  *
  * Locking: the state is updated under the connection's spinlock; the
  * functions are pure arithmetic.
@@ -22,26 +28,53 @@
 /* Largest window: far beyond any buffer S exposes, and no overflow. */
 #define ECP_CC_MAX		(1U << 30)
 
+/* Duplicate ACKs that signal a loss (RFC 5681 §3.2). */
+#define ECP_CC_DUPACKS		3
+
 struct ecp_cc {
-	u32 cwnd;	/* bytes S may have unacknowledged towards A */
+	u32 cwnd;	/* bytes S may have unacknowledged */
 	u32 ssthresh;
+	u64 recover;	/* what was sent when loss recovery began */
+	u8 dupacks;	/* in a row, at the current ack; saturates */
 };
 
 void ecp_cc_init(struct ecp_cc *cc, u32 mss);
 
 /*
- * A acknowledged @acked new bytes.  In recovery (@recovering: the ack
- * is partial, RFC 6582) the window does not grow.
+ * The peer acknowledged new bytes: its ack moved from @prev to @ack.
+ * Returns true for a partial ack in recovery (RFC 6582 §3.2): the next
+ * hole starts at @ack, and the caller re-sends it now; waiting for three
+ * more duplicates or the RTO would cost a burst loss one timeout per
+ * lost segment.  A partial ack grows no window.
+ */
+bool ecp_cc_ack(struct ecp_cc *cc, u64 prev, u64 ack, u32 mss);
+
+/*
+ * A duplicate ACK at @ack (no data, no window change) with everything
+ * below @nxt sent.  Returns true on the third outside recovery: fast
+ * retransmit, the caller re-sends what starts at @ack.
+ */
+bool ecp_cc_dupack(struct ecp_cc *cc, u64 ack, u64 nxt, u32 mss);
+
+/*
+ * The window arithmetic under ecp_cc_ack(), for tests: @acked new bytes
+ * were acknowledged.  In recovery (@recovering: the ack is partial, RFC
+ * 6582) the window does not grow.
  */
 void ecp_cc_acked(struct ecp_cc *cc, u32 acked, u32 mss, bool recovering);
 
-/* Recovery ended: A acknowledged everything outstanding when it began. */
+/*
+ * Recovery ended: the client acknowledged everything outstanding when it began.
+ */
 void ecp_cc_recovered(struct ecp_cc *cc);
 
 /* Three duplicate ACKs with @flight bytes outstanding: fast retransmit. */
 void ecp_cc_loss(struct ecp_cc *cc, u64 flight, u32 mss);
 
-/* Nothing acknowledged for an RTO with @flight bytes outstanding. */
-void ecp_cc_timeout(struct ecp_cc *cc, u64 flight, u32 mss);
+/*
+ * Nothing acknowledged for an RTO with @flight bytes outstanding and
+ * everything below @nxt sent: recovery lasts until @nxt is acked.
+ */
+void ecp_cc_timeout(struct ecp_cc *cc, u64 flight, u64 nxt, u32 mss);
 
 #endif

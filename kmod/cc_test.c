@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the congestion window towards A: the growth rules, the
- * reductions, and a round-trip simulation against a bottleneck with a
- * finite queue, where the window must settle around the path's capacity
- * instead of flooding the queue.
+ * KUnit tests for the congestion window towards the client: the growth rules,
+ * the reductions, and a round-trip simulation against a bottleneck with a
+ * finite queue, where the window must settle around the path's capacity instead
+ * of flooding the queue.
  */
 #include <kunit/test.h>
 
@@ -76,7 +76,7 @@ static void ecp_cc_timeout_test(struct kunit *test)
 	int i;
 
 	ecp_cc_init(&cc, MSS);
-	ecp_cc_timeout(&cc, 64 * MSS, MSS);
+	ecp_cc_timeout(&cc, 64 * MSS, 64 * MSS, MSS);
 	KUNIT_EXPECT_EQ(test, cc.cwnd, MSS);
 	KUNIT_EXPECT_EQ(test, cc.ssthresh, 32 * MSS);
 	/* Recovery after a timeout keeps the one segment... */

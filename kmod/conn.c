@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Connection lifetime: S's ports towards the sources and their RCU hash,
- * setting a connection up on A's SYN, the per-connection timer (handshake
- * and idle timeouts, the RTO towards A, the linger) and teardown.  One
- * timer per connection ticks every ECP_TICK.
+ * setting a connection up on the client's SYN, the per-connection timer
+ * (handshake and idle timeouts, the RTO towards the client, the linger) and
+ * teardown.  One timer per connection ticks every ECP_TICK.
  */
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
@@ -26,19 +26,20 @@ static u32 ecp_conn_hashfn(const struct net *net, __be32 vip, __be16 port)
 			    net_hash_mix(net));
 }
 
-struct ecp_conn_src *ecp_conn_lookup_source(const struct net *net,
-					    const struct ecp_seg *p)
+struct ecp_conn_src *ecp_conn_lookup_src(const struct net *net,
+					 const struct ecp_seg *p)
 {
 	struct ecp_conn_src *s;
 
 	hash_for_each_possible_rcu(ecp_conn_hash, s, node,
-				   ecp_conn_hashfn(net, p->daddr, p->dport)) {
+				   ecp_conn_hashfn(net, p->h.daddr,
+						   p->h.dport)) {
 		struct ecp_conn *c = s->conn;
 		struct ecp_source *cfg = &c->t->src[s->idx];
 
-		if (s->lport == p->dport && c->vip == p->daddr &&
-		    net_eq(c->net, net) && cfg->addr.ip == p->saddr &&
-		    cfg->port == p->sport)
+		if (s->lport == p->h.dport && c->vip == p->h.daddr &&
+		    net_eq(c->net, net) && cfg->addr.ip == p->h.saddr &&
+		    cfg->port == p->h.sport)
 			return s;
 	}
 	return NULL;
@@ -74,7 +75,9 @@ static int ecp_conn_hash_ports(struct ecp_conn *c)
 		struct ecp_conn_src *s = &c->src[i];
 
 		for (tries = 0; tries < 64; tries++) {
-			__be16 port = htons(lo + get_random_u32_below(hi - lo + 1));
+			__be16 port;
+
+			port = htons(lo + get_random_u32_below(hi - lo + 1));
 
 			if (ecp_conn_port_free(c->net, c->vip, port)) {
 				s->lport = port;
@@ -148,9 +151,9 @@ void ecp_conn_finish(struct ecp_conn *c)
 }
 
 /*
- * A connection for A's SYN @p, or an ERR_PTR: -ENOMEM, or -EHOSTUNREACH
- * when S has no route to A or to a source (a spoofed SYN from an
- * unroutable address, or a source that is not reachable from here).
+ * A connection for the client's SYN @p, or an ERR_PTR: -ENOMEM, or
+ * -EHOSTUNREACH when S has no route to the client or to a source (a spoofed SYN
+ * from an unroutable address, or a source that is not reachable from here).
  */
 static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 				       const struct ecp_seg *p)
@@ -174,23 +177,23 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 				   GFP_ATOMIC))
 			goto err;
 		/* Routes are looked up once, for the MSS clamps. */
-		mtu = ecp_route_mtu(net, p->daddr, t->src[i].addr.ip);
+		mtu = ecp_route_mtu(net, p->h.daddr, t->src[i].addr.ip);
 		if (mtu < 68) {
 			err = -EHOSTUNREACH;
 			goto err;
 		}
 		s->mss = mtu - sizeof(struct iphdr) - sizeof(struct tcphdr);
 	}
-	mtu = ecp_route_mtu(net, p->daddr, p->saddr);
+	mtu = ecp_route_mtu(net, p->h.daddr, p->h.saddr);
 	if (mtu < 68) {
 		err = -EHOSTUNREACH;
 		goto err;
 	}
-	c->a_mss = min_t(u32, p->mss ?: ECP_DEFAULT_MSS,
+	c->client.mss = min_t(u32, p->h.mss ?: ECP_DEFAULT_MSS,
 			 mtu - sizeof(struct iphdr) - sizeof(struct tcphdr));
-	c->b_mss = 0xffff;
+	c->src_mss = 0xffff;
 	for (i = 0; i < c->k; i++)
-		c->b_mss = min(c->b_mss, c->src[i].mss);
+		c->src_mss = min(c->src_mss, c->src[i].mss);
 	return c;
 err:
 	for (i = 0; i < c->k; i++)
@@ -202,8 +205,8 @@ err:
 static void ecp_conn_timer(struct timer_list *timer);
 
 struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
-				       const struct ecp_seg *p,
-				       struct sk_buff_head *q)
+				const struct ecp_seg *p,
+				struct sk_buff_head *q)
 {
 	struct ecp_conn *c;
 	unsigned int i;
@@ -218,21 +221,21 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 		c->t = NULL;
 		goto err;
 	}
-	c->vip = p->daddr;
-	c->vport = p->dport;
-	c->a_addr = p->saddr;
-	c->a_port = p->sport;
-	c->a_isn = p->seq;
-	c->s_isn = get_random_u32();
-	c->a_syn_win = p->win;
-	c->a_wscale = p->wscale;
-	c->a_ws = p->wscale >= 0 ? p->wscale : 0;
-	c->a_win = p->win;
+	c->vip = p->h.daddr;
+	c->vport = p->h.dport;
+	c->client.addr = p->h.saddr;
+	c->client.port = p->h.sport;
+	c->client.isn = p->h.seq;
+	c->client.iss = get_random_u32();
+	c->client.syn_win = p->h.win;
+	c->client.wscale = p->h.wscale;
+	c->client.ws = p->h.wscale >= 0 ? p->h.wscale : 0;
+	c->client.win = p->h.win;
 	c->start = jiffies;
 	c->last_rx = jiffies;
-	c->a_last_rx = jiffies;
-	c->last_progress = jiffies;
-	c->rto = ECP_RTO_MIN;
+	c->client.last_rx = jiffies;
+	c->client.last_progress = jiffies;
+	c->client.rto = ECP_RTO_MIN;
 	for (i = 0; i < c->k; i++)
 		c->src[i].last_rx = jiffies;
 	/* The task's buffer is zero outside a connection (see finish). */
@@ -247,7 +250,7 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 	t->last_error_source = -1;
 	ecp_stats_inc(&t->stats, ECP_STAT_CONNS);
 	for (i = 0; i < c->k; i++) {
-		ecp_conn_send_syn(c, &c->src[i], q);
+		ecp_conn_send_syn_src(c, &c->src[i], q);
 		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_SYN_SENT);
 	}
 	mod_timer(&c->timer, jiffies + ECP_TICK);
@@ -270,22 +273,31 @@ err:
 	return NULL;
 }
 
+void ecp_conn_unlock_send(struct ecp_task *t, struct net *net,
+			  struct sk_buff_head *q, struct ecp_conn *to_free)
+{
+	spin_unlock_bh(&t->lock);
+	ecp_xmit_queue(net, q);
+	if (to_free)
+		ecp_conn_free(to_free);
+}
+
 /* ---- Timer and teardown ---------------------------------------------- */
 
 /*
- * Is an established connection held up by a side that has gone quiet for
- * the idle timeout?  Returns the error (ERR_NONE if not) and sets
- * @err_src to the source at fault, if one is.
+ * Is an established connection held up by a side that has gone quiet for the
+ * idle timeout?  Returns the error (ERR_NONE if not) and sets @err_src to the
+ * source at fault, if one is.
  *
- * Silence alone proves nothing: a fast source waits at its EBSN edge
- * without sending, and everyone waits while A's window is closed.  So
- * blame only a side the stream is waiting on:
- *  - A, when it has bytes outstanding (S re-sends them at its RTO, so a
- *    live A answers);
- *  - a source at the completion front (its bytes are the next ones
- *    missing), when S has sent A everything complete, and both A's window
- *    and the buffer have room for more: nothing but that source stops the
- *    stream, and a live one would send or retransmit.
+ * Silence alone proves nothing: a fast source waits at its EBSN edge without
+ * sending, and everyone waits while the client's window is closed.  So blame
+ * only a side the stream is waiting on:
+ *  - the client, when it has bytes outstanding (S re-sends them at its RTO, so
+ *    a live the client answers);
+ *  - a source at the completion front (its bytes are the next ones missing),
+ *    when S has sent the client everything complete, and both the client's
+ *    window and the buffer have room for more: nothing but that source stops
+ *    the stream, and a live one would send or retransmit.
  * Failing both, the idle timeout still applies to the whole connection.
  */
 static u8 ecp_conn_stalled(struct ecp_conn *c, unsigned long now,
@@ -295,12 +307,12 @@ static u8 ecp_conn_stalled(struct ecp_conn *c, unsigned long now,
 	u64 complete = ecp_ivset_min_low_of(c->src, c->k, iv);
 	unsigned int i;
 
-	if (c->snd_nxt + c->fin_sent > c->a_acked &&
-	    time_after_eq(now, c->a_last_rx + idle))
+	if (ecp_conn_client_snd_max(&c->client) > c->client.acked &&
+	    time_after_eq(now, c->client.last_rx + idle))
 		return ECPROXY_ERR_CLIENT_TIMEOUT;
-	if (c->snd_nxt == complete &&
-	    complete < c->a_acked + min_t(u64, c->a_win,
-					  c->t->buffer_size)) {
+	if (c->client.snd_nxt == complete &&
+	    complete < c->client.acked + min_t(u64, c->client.win,
+					       c->t->buffer_size)) {
 		for (i = 0; i < c->k; i++) {
 			struct ecp_conn_src *s = &c->src[i];
 
@@ -321,6 +333,7 @@ static u8 ecp_conn_stalled(struct ecp_conn *c, unsigned long now,
 static void ecp_conn_timer(struct timer_list *timer)
 {
 	struct ecp_conn *c = from_timer(c, timer, timer);
+	struct ecp_conn_client *cl = &c->client;
 	struct ecp_task *t = c->t;
 	unsigned long now = jiffies;
 	struct sk_buff_head q;
@@ -340,15 +353,15 @@ static void ecp_conn_timer(struct timer_list *timer)
 		if (time_before(now, c->start +
 				msecs_to_jiffies(t->handshake_ms))) {
 			/*
-			 * A established on our SYN-ACK; if its ACK was lost
-			 * it will not send another until we repeat ours.
+			 * The client established on our SYN-ACK; if its ACK was
+			 * lost it will not send another until we repeat ours.
 			 */
-			if (c->synack_sent &&
-			    time_after_eq(now, c->last_progress + c->rto)) {
-				ecp_conn_send_synack(c, &q);
-				c->rto = min_t(unsigned long, c->rto * 2,
-					       ECP_RTO_MAX);
-				c->last_progress = now;
+			if (cl->synack_sent &&
+			    time_after_eq(now, cl->last_progress + cl->rto)) {
+				ecp_conn_send_synack_client(c, &q);
+				cl->rto = min_t(unsigned long, cl->rto * 2,
+						ECP_RTO_MAX);
+				cl->last_progress = now;
 			}
 			break;
 		}
@@ -373,26 +386,23 @@ static void ecp_conn_timer(struct timer_list *timer)
 			free = true;
 			break;
 		}
-		/* The delayed ACKs of ecp_conn_ack_src(). */
+		/* The delayed ACKs of ecp_conn_send_ack_src(). */
 		for (i = 0; i < c->k; i++)
-			ecp_conn_ack_src(c, &c->src[i], &q, true);
-		if ((c->snd_nxt + c->fin_sent > c->a_acked) &&
-		    time_after_eq(now, c->last_progress + c->rto)) {
-			ecp_cc_timeout(&c->cc, c->snd_nxt + c->fin_sent -
-				       c->a_acked, c->a_mss);
-			ecp_conn_resend(c, &q, ECP_RTO_SEGS);
-			c->recover = c->snd_nxt;
-			c->rto = min_t(unsigned long, c->rto * 2, ECP_RTO_MAX);
-			c->last_progress = now;
+			ecp_conn_send_ack_src(c, &c->src[i], &q, true);
+		if (ecp_conn_client_snd_max(cl) > cl->acked &&
+		    time_after_eq(now, cl->last_progress + cl->rto)) {
+			ecp_cc_timeout(&cl->cc, ecp_conn_client_snd_max(cl) -
+				       cl->acked, cl->snd_nxt, cl->mss);
+			ecp_conn_resend_client(c, &q, ECP_RTO_SEGS);
+			cl->rto = min_t(unsigned long, cl->rto * 2,
+					ECP_RTO_MAX);
+			cl->last_progress = now;
 		}
 		break;
 	}
 	if (!free)
 		mod_timer(&c->timer, now + ECP_TICK);
-	spin_unlock_bh(&t->lock);
-	ecp_xmit_queue(c->net, &q);
-	if (free)
-		ecp_conn_free(c);
+	ecp_conn_unlock_send(t, c->net, &q, free ? c : NULL);
 }
 
 void ecp_conn_kill(struct ecp_task *t)

@@ -1,22 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One client connection of a task: the client A's TCP connection to
- * VIP:port spliced to k connections from VIP to the sources, with the
- * sources' streams combined over GF(2^8) in the decode buffer.
+ * One client connection of a task: the client's TCP connection to VIP:port
+ * spliced to k connections from VIP to the sources, with the sources' streams
+ * combined over GF(2^8) in the decode buffer.
  *
  * Sequence spaces:
- *  - A's bytes keep A's sequence numbers on the way to every source (the
- *    SYNs to the sources carry A's ISN), so only acks are translated.
- *  - Source i's bytes are at offset seq - (isn_i + 1) of the rebuilt
- *    stream; S sends that stream to A from its own ISN.
+ *  - the client's bytes keep the client's sequence numbers on the way to every
+ *    source (the SYNs to the sources carry the client's ISN), so only acks are
+ *    translated.
+ *  - Source i's bytes are at offset seq - (isn_i + 1) of the rebuilt stream; S
+ *    sends that stream to the client from its own ISN.
  *
- * Locking and lifetime: every field is under the task's spinlock
- * (task->lock, taken with spin_lock_bh).  task->conn points to the live
- * connection; whoever clears it (under the lock, also setting dead) owns
- * the teardown and calls ecp_conn_free() after unlocking.  Packets reach a
- * connection through the task (client side) or an RCU hash of the sources'
- * local ports (source side); either path checks task->conn and dead under
- * the lock.  The memory goes one grace period after ecp_conn_free().
+ * Locking and lifetime: every field is under the task's spinlock (task->lock,
+ * taken with spin_lock_bh).  task->conn points to the live connection; whoever
+ * clears it (under the lock, also setting dead) owns the teardown and calls
+ * ecp_conn_free() after unlocking.  Packets reach a connection through the task
+ * (client side) or an RCU hash of the sources' local ports (source side);
+ * either path checks task->conn and dead under the lock.  The memory goes one
+ * grace period after ecp_conn_free().
  */
 #ifndef _ECP_CONN_H
 #define _ECP_CONN_H
@@ -24,22 +25,19 @@
 #include <linux/skbuff.h>
 #include <linux/types.h>
 
+#include "xmit.h"
+
 struct ecp_task;
 struct ecp_conn_src;
 struct net;
 
-/* A TCP segment as the hook parsed and validated it. */
+/*
+ * A TCP segment as the hook parsed and validated it: the header fields in
+ * the form S builds its own segments from (xmit.h), MSS and window scale
+ * only from a SYN's options, and where the payload lies in the skb.
+ */
 struct ecp_seg {
-	__be32 saddr;
-	__be32 daddr;
-	__be16 sport;
-	__be16 dport;
-	u32 seq;
-	u32 ack;
-	u16 win;		/* raw field */
-	u8 flags;		/* TCPHDR_* */
-	u16 mss;		/* SYN: MSS option, 0 if absent */
-	s8 wscale;		/* SYN: window scale option, -1 if absent */
+	struct ecp_tcp_hdr h;
 	unsigned int dataoff;	/* payload offset in the skb */
 	unsigned int len;	/* payload length */
 };
@@ -52,15 +50,15 @@ void ecp_conn_rcv_client(struct net *net, struct ecp_task *t,
  * The source-side connection that @p (from a source to the VIP) belongs
  * to, or NULL.  Caller holds rcu_read_lock().
  */
-struct ecp_conn_src *ecp_conn_lookup_source(const struct net *net,
-					    const struct ecp_seg *p);
+struct ecp_conn_src *ecp_conn_lookup_src(const struct net *net,
+					 const struct ecp_seg *p);
 
-/* A segment from a source found by ecp_conn_lookup_source(). */
-void ecp_conn_rcv_source(struct net *net, struct ecp_conn_src *s,
-			 struct sk_buff *skb, const struct ecp_seg *p);
+/* A segment from a source found by ecp_conn_lookup_src(). */
+void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
+		      struct sk_buff *skb, const struct ecp_seg *p);
 
 /* Count a segment from a source that failed validation. */
-void ecp_conn_source_drop(struct ecp_conn_src *s, int reason);
+void ecp_conn_src_drop(struct ecp_conn_src *s, int reason);
 
 /*
  * The task is going away (delete, flush, netns exit, module unload): reset

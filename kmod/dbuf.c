@@ -183,7 +183,7 @@ void ecp_dbuf_release(struct ecp_dbuf *d, u64 upto)
 	/*
 	 * Zero all of [base, upto), not just up to high: a caller that
 	 * wrote through ecp_dbuf_span() without ecp_dbuf_wrote() must not
-	 * leave stale sums behind.  An ACK beyond the window (A cannot
+	 * leave stale sums behind.  An ACK beyond the window (the client cannot
 	 * acknowledge what S never sent, but be safe) clears everything.
 	 */
 	n = min_t(u64, upto - d->base, d->size);

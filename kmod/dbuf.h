@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Decode buffer: a ring holding the partial XOR sums of one connection,
- * indexed by 64-bit stream offset.  It covers the window [base, base + size),
- * where base is the lowest offset A has not acknowledged.  Bytes stay until
- * A acknowledges them, complete or not, because S re-sends lost complete
- * bytes from here instead of re-accumulating them.  Released bytes are
+ * Decode buffer: a ring holding the partial XOR sums of one connection, indexed
+ * by 64-bit stream offset.  It covers the window [base, base + size), where
+ * base is the lowest offset the client has not acknowledged.  Bytes stay until
+ * the client acknowledges them, complete or not, because S re-sends lost
+ * complete bytes from here instead of re-accumulating them.  Released bytes are
  * zeroed so that the next accumulation into the same memory starts from 0.
  *
- * Offset off lives at buf[off % size]; size need not be a power of two (it
- * is the exposed size I plus headroom, see ebsn.h), so one u64 division per
- * lookup is paid instead of rounding the memory reservation up.
+ * Offset off lives at buf[off % size]; size need not be a power of two (it is
+ * the exposed size I plus headroom, see ebsn.h), so one u64 division per lookup
+ * is paid instead of rounding the memory reservation up.
  *
  * Locking: none inside.  Every call on one buffer is serialised by the
  * connection's spinlock (softirq for the data path).  ecp_dbuf_init() and
@@ -27,7 +27,7 @@ struct sk_buff;
 struct ecp_dbuf {
 	u8 *buf;
 	u32 size;
-	u64 base;	/* everything below was acknowledged by A */
+	u64 base;	/* everything below was acknowledged by the client */
 	u64 high;	/* highest offset written + 1, never below base */
 	u32 peak;	/* largest high - base seen */
 };
@@ -44,7 +44,7 @@ struct ecp_dbuf_span {
 /* Process context.  Allocates @size zeroed bytes with kvzalloc. */
 int ecp_dbuf_init(struct ecp_dbuf *d, u32 size);
 void ecp_dbuf_destroy(struct ecp_dbuf *d);
-/* Zero and restart at stream offset @base (a new A connection). */
+/* Zero and restart at stream offset @base (a new client connection). */
 void ecp_dbuf_reset(struct ecp_dbuf *d, u64 base);
 
 /*
@@ -90,11 +90,11 @@ s64 ecp_dbuf_apply_skb(struct ecp_dbuf *d, struct ecp_ivset *iv,
 		       const struct ecp_gf_coef *c, u64 off,
 		       const struct sk_buff *skb, int skb_off, u32 len);
 
-/* Copy [off, off + len) out, e.g. to build a segment for A. */
+/* Copy [off, off + len) out, e.g. to build a segment for the client. */
 int ecp_dbuf_read(const struct ecp_dbuf *d, u64 off, u8 *dst, u32 len);
 
 /*
- * A acknowledged everything below @upto: zero it and slide the window.
+ * The client acknowledged everything below @upto: zero it and slide the window.
  * Offsets at or below base are ignored (old or duplicate ACKs).  Callers
  * should also ecp_ivset_trim() every source to @upto.
  */

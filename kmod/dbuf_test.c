@@ -332,7 +332,7 @@ static void ecp_dbuf_apply_test(struct kunit *test)
 	ecp_dbuf_apply_check(test, &d, x, start);
 	KUNIT_EXPECT_EQ(test, ecp_ivset_min_low_of(x, 2, iv), start + 700);
 
-	/* A acknowledged 600: the window moves, source 0 fills its hole. */
+	/* The client acked 600: the window moves, source 0 fills its hole. */
 	ecp_dbuf_release(&d, start + 600);
 	KUNIT_EXPECT_EQ(test, ecp_dbuf_apply_seg(&d, &x[0], start, 550, 1300),
 			500);
@@ -432,7 +432,7 @@ static void ecp_dbuf_random_test(struct kunit *test)
 			u64 upto = base + (r >> 4) % (c->size / 2 + 2);
 
 			ecp_dbuf_release(&d, upto);
-			/* The model forgets what A has acknowledged. */
+			/* The model forgets what the client acknowledged. */
 			for (off = base; off < upto; off++)
 				model[(off - c->start) % MODEL] = 0;
 			high = max(high, upto);

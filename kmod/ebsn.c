@@ -8,7 +8,7 @@
 
 #include "ebsn.h"
 
-u16 ecp_ebsn_window(struct ecp_ebsn_src *st, u64 ack, u64 a_win,
+u16 ecp_ebsn_window(struct ecp_ebsn_src *st, u64 ack, u64 client_win,
 		    u32 exposed, u8 wscale, unsigned int *flags)
 {
 	unsigned int f = 0;
@@ -16,7 +16,7 @@ u16 ecp_ebsn_window(struct ecp_ebsn_src *st, u64 ack, u64 a_win,
 
 	wscale = min_t(u8, wscale, ECP_EBSN_MAX_WSCALE);
 
-	room = a_win;
+	room = client_win;
 	if (exposed < room) {
 		room = exposed;
 		f |= ECP_EBSN_CLAMP_BUF;

@@ -1,20 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Explicit Buffer Size Notification (NetEC §4): the window of every ACK
- * forwarded from A to a source is overwritten so that the right edge the
- * source is offered never exceeds A's acknowledged offset plus the exposed
- * buffer size I.  All sources write the same stream offsets, so a fast
- * source runs into that edge and waits for the slowest one: A's ACK, and
- * with it the edge, only advances once every source has contributed.
+ * forwarded from the client to a source is overwritten so that the right edge
+ * the source is offered never exceeds the client's acknowledged offset plus the
+ * exposed buffer size I.  All sources write the same stream offsets, so a fast
+ * source runs into that edge and waits for the slowest one: the client's ACK,
+ * and with it the edge, only advances once every source has contributed.
  *
- * The window is expressed as an absolute right edge (ack + window) and
- * computed from the same ACK that releases the decode buffer (dbuf.h), so
- * the edge is always within [base, base + I) of the buffer: the edge a
- * source acts on can be stale (ACKs are thinned by GRO and delayed ACKs,
- * and take an RTT to arrive), but a stale edge is an older, lower one.
+ * The window is expressed as an absolute right edge (ack + window) and computed
+ * from the same ACK that releases the decode buffer (dbuf.h), so the edge is
+ * always within [base, base + I) of the buffer: the edge a source acts on can
+ * be stale (ACKs are thinned by GRO and delayed ACKs, and take an RTT to
+ * arrive), but a stale edge is an older, lower one.
  *
- * Locking: the per-source state is updated under the connection's
- * spinlock; the functions are pure arithmetic and never sleep.
+ * Locking: the per-source state is updated under the connection's spinlock; the
+ * functions are pure arithmetic and never sleep.
  */
 #ifndef _ECP_EBSN_H
 #define _ECP_EBSN_H
@@ -26,7 +26,7 @@
 
 /* What ecp_ebsn_window() had to do; for the "window clamps" statistic. */
 enum {
-	/* The buffer bound was below A's own right edge. */
+	/* The buffer bound was below the client's own right edge. */
 	ECP_EBSN_CLAMP_BUF	= 1 << 0,
 	/* The edge did not fit in 16 bits at the source's scale. */
 	ECP_EBSN_CLAMP_FIELD	= 1 << 1,
@@ -45,25 +45,25 @@ static inline void ecp_ebsn_reset(struct ecp_ebsn_src *st, u64 start)
 }
 
 /*
- * The raw 16-bit window field for an ACK acknowledging stream offset @ack,
- * sent to a source whose window-scale shift (the one S announced in its SYN
- * to that source) is @wscale, given A's advertised window @a_win in bytes
- * (already scaled by A's shift) and the exposed buffer size @exposed.
+ * The raw 16-bit window field for an ACK acknowledging stream offset @ack, sent
+ * to a source whose window-scale shift (the one S announced in its SYN to that
+ * source) is @wscale, given the client's advertised window @client_win in bytes
+ * (already scaled by the client's shift) and the exposed buffer size @exposed.
  * @ack must not decrease across calls for one source (drop stale ACKs).
  *
  * The right edge offered, @ack + (window << @wscale), is
- *  - at most @ack + min(@a_win, @exposed), unless
- *  - that would move the edge left of one offered before (RFC 9293 §3.8.6:
- *    a receiver should not shrink the window); then the old edge is kept,
- *    which still respects @exposed because it was computed from an older,
- *    lower @ack.  A's own window shrinking is then absorbed by the buffer;
- *  - rounded down to a multiple of 1 << @wscale from @ack, never up: the
- *    bound wins over the no-shrink rule by less than one scale unit, which
- *    TCP senders accept (Linux does not even update snd_wnd for it);
+ *  - at most @ack + min(@client_win, @exposed), unless
+ *  - that would move the edge left of one offered before (RFC 9293 §3.8.6: a
+ *    receiver should not shrink the window); then the old edge is kept, which
+ *    still respects @exposed because it was computed from an older, lower @ack.
+ *    The client's own window shrinking is then absorbed by the buffer;
+ *  - rounded down to a multiple of 1 << @wscale from @ack, never up: the bound
+ *    wins over the no-shrink rule by less than one scale unit, which TCP
+ *    senders accept (Linux does not even update snd_wnd for it);
  *  - clamped to 65535 << @wscale.
  * @flags (may be NULL) receives the ECP_EBSN_* bits of what happened.
  */
-u16 ecp_ebsn_window(struct ecp_ebsn_src *st, u64 ack, u64 a_win,
+u16 ecp_ebsn_window(struct ecp_ebsn_src *st, u64 ack, u64 client_win,
 		    u32 exposed, u8 wscale, unsigned int *flags);
 
 /*

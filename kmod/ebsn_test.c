@@ -19,7 +19,7 @@ struct ecp_ebsn_case {
 	const char *name;
 	u64 edge;		/* largest edge offered before */
 	u64 ack;
-	u64 a_win;
+	u64 client_win;
 	u32 exposed;
 	u8 wscale;
 	u16 win;		/* expected field */
@@ -28,7 +28,7 @@ struct ecp_ebsn_case {
 };
 
 static const struct ecp_ebsn_case ecp_ebsn_cases[] = {
-	{ "a_window_smaller", 0, 1000, 5000, 10000, 0, 5000, 0, 6000 },
+	{ "client_window_smaller", 0, 1000, 5000, 10000, 0, 5000, 0, 6000 },
 	{ "buffer_smaller", 0, 1000, 20000, 10000, 0, 10000,
 	  ECP_EBSN_CLAMP_BUF, 11000 },
 	{ "equal_is_no_clamp", 0, 1000, 10000, 10000, 0, 10000, 0, 11000 },
@@ -38,7 +38,7 @@ static const struct ecp_ebsn_case ecp_ebsn_cases[] = {
 	  ECP_EBSN_CLAMP_BUF, 128 * 781 },
 	{ "below_one_unit", 0, 1000, 1 << 20, 127, 7, 0,
 	  ECP_EBSN_CLAMP_BUF, 1000 },
-	{ "a_window_below_unit", 0, 1000, 100, 1 << 20, 7, 0, 0, 1000 },
+	{ "client_window_below_unit", 0, 1000, 100, 1 << 20, 7, 0, 0, 1000 },
 	{ "zero_window", 0, 1000, 0, 10000, 0, 0, 0, 1000 },
 	{ "field_clamp_shift0", 0, 0, 200000, 100000, 0, 65535,
 	  ECP_EBSN_CLAMP_BUF | ECP_EBSN_CLAMP_FIELD, 65535 },
@@ -78,14 +78,14 @@ static void ecp_ebsn_case_test(struct kunit *test)
 	unsigned int flags = ~0U;
 	u16 win;
 
-	win = ecp_ebsn_window(&st, c->ack, c->a_win, c->exposed, c->wscale,
+	win = ecp_ebsn_window(&st, c->ack, c->client_win, c->exposed, c->wscale,
 			      &flags);
 	KUNIT_EXPECT_EQ(test, win, c->win);
 	KUNIT_EXPECT_EQ(test, flags, c->flags);
 	KUNIT_EXPECT_EQ(test, st.edge, c->edge_after);
 	/* @flags is optional. */
 	st.edge = c->edge;
-	KUNIT_EXPECT_EQ(test, ecp_ebsn_window(&st, c->ack, c->a_win,
+	KUNIT_EXPECT_EQ(test, ecp_ebsn_window(&st, c->ack, c->client_win,
 					      c->exposed, c->wscale, NULL),
 			c->win);
 }
@@ -115,17 +115,17 @@ KUNIT_ARRAY_PARAM(ecp_ebsn_shift, ecp_ebsn_shifts, ecp_ebsn_shift_desc);
  * failing the test) so that callers can stop at the first violation.
  */
 static bool ecp_ebsn_check(struct kunit *test, struct ecp_ebsn_src *st,
-			   u64 ack, u64 a_win, u32 exposed, u8 s)
+			   u64 ack, u64 client_win, u32 exposed, u8 s)
 {
-	u64 prev = st->edge, bound = ack + min_t(u64, a_win, exposed);
+	u64 prev = st->edge, bound = ack + min_t(u64, client_win, exposed);
 	u64 target = max(bound, prev), edge;
 	unsigned int flags, want = 0;
 	u16 win;
 
-	win = ecp_ebsn_window(st, ack, a_win, exposed, s, &flags);
+	win = ecp_ebsn_window(st, ack, client_win, exposed, s, &flags);
 	edge = ack + ((u64)win << s);
 
-	if (exposed < a_win)
+	if (exposed < client_win)
 		want |= ECP_EBSN_CLAMP_BUF;
 	if (prev > bound)
 		want |= ECP_EBSN_KEPT_EDGE;
@@ -184,7 +184,7 @@ static void ecp_ebsn_grid_test(struct kunit *test)
 }
 
 /*
- * Random ACK sequences: A's window grows and shrinks, ACKs advance by
+ * Random ACK sequences: the client's window grows and shrinks, ACKs advance by
  * arbitrary amounts; the edge stays within ack + I throughout.
  */
 static void ecp_ebsn_random_test(struct kunit *test)
@@ -205,10 +205,10 @@ static void ecp_ebsn_random_test(struct kunit *test)
 				  (4U << p->shift) + 1;
 		for (step = 0; step < 400; step++) {
 			u32 r = prandom_u32_state(&rnd);
-			u64 a_win = r % 3 ? prandom_u32_state(&rnd) % (1 << 26)
+			u64 client_win = r % 3 ? prandom_u32_state(&rnd) % (1 << 26)
 					  : r % (2 * exposed + 1);
 
-			if (!ecp_ebsn_check(test, &st, ack, a_win, exposed,
+			if (!ecp_ebsn_check(test, &st, ack, client_win, exposed,
 					    p->shift))
 				return;
 			KUNIT_ASSERT_LE(test, st.edge, ack + exposed);
@@ -219,12 +219,12 @@ static void ecp_ebsn_random_test(struct kunit *test)
 }
 
 /*
- * k senders that each send up to the edge of the last window they heard
- * of (ACKs reach them late and thinned, and are seen in order), segments
- * reach S late and reordered, and A acknowledges complete bytes late.  S
- * does what the data path does: ivset, dbuf, release on A's ACK, EBSN.
- * A buffer of exactly I must never refuse a byte from such senders; with
- * probes carrying new data past a closed window the headroom absorbs them.
+ * k senders that each send up to the edge of the last window they heard of
+ * (ACKs reach them late and thinned, and are seen in order), segments reach S
+ * late and reordered, and the client acknowledges complete bytes late.  S does
+ * what the data path does: ivset, dbuf, release on the client's ACK, EBSN. A
+ * buffer of exactly I must never refuse a byte from such senders; with probes
+ * carrying new data past a closed window the headroom absorbs them.
  */
 #define SIM_K		6
 #define SIM_Q		64
@@ -362,7 +362,7 @@ static void ecp_ebsn_sim_test(struct kunit *test)
 			}
 		}
 
-		/* Complete bytes go to A; A acknowledges every other tick. */
+		/* Complete bytes go to the client; it acks every other tick. */
 		complete = ecp_ivset_min_low_of(s, SIM_K, iv);
 		sent_to_a = max(sent_to_a, complete);
 		if (t % 2 || sent_to_a == a_ack)
@@ -371,14 +371,17 @@ static void ecp_ebsn_sim_test(struct kunit *test)
 		ecp_dbuf_release(&d, a_ack);
 		for (i = 0; i < SIM_K; i++) {
 			struct ecp_ebsn_sender *b = &s[i];
-			/* A's own window wobbles and sometimes shrinks. */
-			u64 a_win = (prandom_u32_state(&rnd) % 4 + 1) *
+			/*
+			 * The client's own window wobbles and sometimes
+			 * shrinks.
+			 */
+			u64 client_win = (prandom_u32_state(&rnd) % 4 + 1) *
 				    (c->exposed / 2);
 			unsigned int flags;
 			u16 win;
 
 			ecp_ivset_trim(&b->iv, a_ack);
-			win = ecp_ebsn_window(&b->ebsn, a_ack, a_win,
+			win = ecp_ebsn_window(&b->ebsn, a_ack, client_win,
 					      c->exposed, c->wscale, &flags);
 			clamps += !!flags;
 			KUNIT_ASSERT_LE(test, b->ebsn.edge, a_ack + c->exposed);
@@ -395,7 +398,7 @@ static void ecp_ebsn_sim_test(struct kunit *test)
 		}
 	}
 	kunit_info(test,
-		   "A acked %llu, peak %u of %u, %u refused, %u probes, %u clamps\n",
+		   "client acked %llu, peak %u of %u, %u refused, %u probes, %u clamps\n",
 		   a_ack, ecp_dbuf_peak(&d), size, refused, probes, clamps);
 	/* Progress was made and the straggler set the pace. */
 	KUNIT_EXPECT_GT(test, a_ack, (u64)SIM_TICKS * s[0].rate / 4);

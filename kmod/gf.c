@@ -5,7 +5,7 @@
  *
  * Module parameters:
  *   gf_impl=auto|scalar|ssse3|avx2|avx512|gfni|gfni512 (default auto;
- *     writable at runtime). Forcing an implementation the CPU or kernel
+ *     writable at runtime).  Forcing an implementation the CPU or kernel
  *     cannot run fails the module load (or the write) with -ENODEV rather
  *     than silently falling back, so a test or benchmark never measures
  *     something other than what it asked for.

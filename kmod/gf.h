@@ -18,7 +18,7 @@
 struct sk_buff;
 
 /*
- * Everything needed to multiply by one constant. Computing it takes a few
+ * Everything needed to multiply by one constant.  Computing it takes a few
  * hundred cycles, so do it when a coefficient is configured, not per packet.
  */
 struct ecp_gf_coef {
@@ -50,7 +50,7 @@ void ecp_gf_xor(u8 *dst, const u8 *src, size_t len);
 
 /*
  * dst[0..len) ^= c * skb bytes [offset, offset + len), reading the linear
- * head, page fragments and frag_list in place. Returns 0, or -EFAULT if the
+ * head, page fragments and frag_list in place.  Returns 0, or -EFAULT if the
  * range is not inside the skb (dst is then untouched).
  */
 int ecp_gf_mul_acc_skb(const struct ecp_gf_coef *k, u8 *dst,

@@ -47,7 +47,7 @@ u8 ecp_gf_inv(u8 a)
 EXPORT_SYMBOL_IF_KUNIT(ecp_gf_inv);
 
 /*
- * gf2p8affineqb computes output bit i as parity(x & A.byte[7 - i]). Since
+ * gf2p8affineqb computes output bit i as parity(x & A.byte[7 - i]).  Since
  * c * x = XOR over set bits j of x of c * 2^j, bit j of row byte [7 - i]
  * must be bit i of c * 2^j.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * GFNI multiply: VGF2P8AFFINEQB applies the coefficient's 8x8 bit matrix to
- * 32 bytes per instruction. GF2P8MULB is not usable: it is hardwired to the
+ * 32 bytes per instruction.  GF2P8MULB is not usable: it is hardwired to the
  * AES polynomial 0x11b.
  *
  * Two widths: "gfni" uses VEX ymm (any GFNI CPU with AVX2), "gfni512" EVEX

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Multiply-accumulate straight out of an skb. Linearizing would copy the
+ * Multiply-accumulate straight out of an skb.  Linearizing would copy the
  * payload once more and may allocate in softirq; walking the head, the page
  * fragments and the frag_list costs nothing extra.
  */

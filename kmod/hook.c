@@ -44,11 +44,11 @@ static bool ecp_parse_opts(const u8 *opt, int len, struct ecp_seg *p)
 		if (kind == TCPOPT_MSS) {
 			if (olen != TCPOLEN_MSS)
 				return false;
-			p->mss = get_unaligned_be16(opt + 2);
+			p->h.mss = get_unaligned_be16(opt + 2);
 		} else if (kind == TCPOPT_WINDOW) {
 			if (olen != TCPOLEN_WINDOW)
 				return false;
-			p->wscale = min_t(u8, opt[2], TCP_MAX_WSCALE);
+			p->h.wscale = min_t(u8, opt[2], TCP_MAX_WSCALE);
 		}
 		opt += olen;
 		len -= olen;
@@ -101,17 +101,17 @@ static int ecp_parse(struct sk_buff *skb, const struct nf_hook_state *state,
 		return ECPROXY_DROP_BAD_CSUM;
 	/* pskb_may_pull() may have moved the head: re-derive. */
 	th = (const struct tcphdr *)(skb->data + thoff);
-	p->seq = ntohl(th->seq);
-	p->ack = ntohl(th->ack_seq);
-	p->win = ntohs(th->window);
-	p->flags = tcp_flag_byte(th);
-	p->mss = 0;
-	p->wscale = -1;
+	p->h.seq = ntohl(th->seq);
+	p->h.ack = ntohl(th->ack_seq);
+	p->h.win = ntohs(th->window);
+	p->h.flags = tcp_flag_byte(th);
+	p->h.mss = 0;
+	p->h.wscale = -1;
 	p->dataoff = thoff + thlen;
 	p->len = skb->len - p->dataoff;
 	if (!ecp_parse_opts((const u8 *)(th + 1), thlen - sizeof(*th), p))
 		return ECPROXY_DROP_BAD_OPTIONS;
-	if (!ecp_flags_ok(p->flags, p->len))
+	if (!ecp_flags_ok(p->h.flags, p->len))
 		return ECPROXY_DROP_BAD_FLAGS;
 	return 0;
 }
@@ -141,17 +141,17 @@ static unsigned int ecp_hook_in(void *priv, struct sk_buff *skb,
 		return NF_ACCEPT;
 	iph = ip_hdr(skb);
 	th = (const struct tcphdr *)(skb->data + thoff);
-	p.saddr = iph->saddr;
-	p.daddr = iph->daddr;
-	p.sport = th->source;
-	p.dport = th->dest;
+	p.h.saddr = iph->saddr;
+	p.h.daddr = iph->daddr;
+	p.h.sport = th->source;
+	p.h.dport = th->dest;
 
 	/* nf_hook() runs hooks under rcu_read_lock(). */
 	t = ecp_task_lookup_vip(ecp_net(net), AF_INET,
 				(const union nf_inet_addr *)&iph->daddr,
 				th->dest);
 	if (!t) {
-		src = ecp_conn_lookup_source(net, &p);
+		src = ecp_conn_lookup_src(net, &p);
 		if (!src)
 			return NF_ACCEPT;
 	}
@@ -164,14 +164,14 @@ static unsigned int ecp_hook_in(void *priv, struct sk_buff *skb,
 		if (t)
 			ecp_stats_drop(&t->stats, reason);
 		else
-			ecp_conn_source_drop(src, reason);
+			ecp_conn_src_drop(src, reason);
 		kfree_skb(skb);
 		return NF_STOLEN;
 	}
 	if (t)
 		ecp_conn_rcv_client(net, t, skb, &p);
 	else
-		ecp_conn_rcv_source(net, src, skb, &p);
+		ecp_conn_rcv_src(net, src, skb, &p);
 	consume_skb(skb);
 	return NF_STOLEN;
 }

@@ -56,7 +56,9 @@ typedef void (*ecp_ivset_fn)(void *ctx, u64 start, u64 end);
 /* Process context.  @cap in 1..ECP_IVSET_MAX_CAP.  Returns 0 or -errno. */
 int ecp_ivset_init(struct ecp_ivset *s, u32 cap, gfp_t gfp);
 void ecp_ivset_destroy(struct ecp_ivset *s);
-/* Forget everything; the stream restarts at @start (a new A connection). */
+/*
+ * Forget everything; the stream restarts at @start (a new client connection).
+ */
 void ecp_ivset_reset(struct ecp_ivset *s, u64 start);
 
 /*
@@ -69,9 +71,9 @@ s64 ecp_ivset_insert(struct ecp_ivset *s, u64 start, u64 end,
 		     ecp_ivset_fn fn, void *ctx);
 
 /*
- * From now on treat everything below @upto as contributed: A acknowledged
- * it, so it was complete and its buffer space has been reused; a late
- * retransmission below it must not be applied into that reused space.
+ * From now on treat everything below @upto as contributed: the client
+ * acknowledged it, so it was complete and its buffer space has been reused; a
+ * late retransmission below it must not be applied into that reused space.
  */
 void ecp_ivset_trim(struct ecp_ivset *s, u64 upto);
 

@@ -1,15 +1,59 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ecproxy: reconstructs erasure-coded data inside the network.  See
- * docs/design.md for the data path and uapi/linux/ecproxy.h for the
- * netlink protocol.
+ * ecproxy: erasure coding inside the network.  The module's and each
+ * network namespace's lifetime: what starts and stops the GF engine, the
+ * per-namespace data path and the netlink family.  See docs/design.md for
+ * the data path and uapi/linux/ecproxy.h for the netlink protocol.
  */
 #include <linux/module.h>
 #include <net/genetlink.h>
+#include <net/net_namespace.h>
 
 #include <linux/ecproxy.h>
 #include "ecproxy.h"
 #include "gf.h"
+#include "hook.h"
+#include "netlink.h"
+#include "netns.h"
+#include "task.h"
+
+static int __net_init ecp_net_init(struct net *net)
+{
+	struct ecp_net *en = ecp_net(net);
+	int i;
+
+	en->net = net;
+	mutex_init(&en->conf_lock);
+	xa_init(&en->tasks);
+	for (i = 0; i < ARRAY_SIZE(en->vip_hash); i++)
+		INIT_HLIST_HEAD(&en->vip_hash[i]);
+	ecp_stats_init(&en->retired);
+	atomic64_set(&en->retired_bytes_in, 0);
+	atomic64_set(&en->events_dropped, 0);
+	return ecp_hook_net_init(net);
+}
+
+static void __net_exit ecp_net_exit(struct net *net)
+{
+	struct ecp_net *en = ecp_net(net);
+
+	/* No new segments first; then reset live connections. */
+	ecp_hook_net_exit(net);
+	/*
+	 * Tasks are freed after a grace period and never touch en once
+	 * unpublished, so they may outlive it.
+	 */
+	ecp_task_flush(en);
+	WARN_ON_ONCE(en->ntasks || en->mem_used);
+	xa_destroy(&en->tasks);
+}
+
+static struct pernet_operations ecp_net_ops = {
+	.init = ecp_net_init,
+	.exit = ecp_net_exit,
+	.id = &ecp_net_id,
+	.size = sizeof(struct ecp_net),
+};
 
 static int __init ecp_mod_init(void)
 {
@@ -19,7 +63,7 @@ static int __init ecp_mod_init(void)
 	ret = ecp_gf_init();
 	if (ret)
 		return ret;
-	ret = ecp_netns_init();
+	ret = register_pernet_subsys(&ecp_net_ops);
 	if (ret)
 		goto err_gf;
 	/* Netlink last: once registered, requests may arrive at once. */
@@ -30,7 +74,7 @@ static int __init ecp_mod_init(void)
 	return 0;
 
 err_netns:
-	ecp_netns_exit();
+	unregister_pernet_subsys(&ecp_net_ops);
 err_gf:
 	ecp_gf_exit();
 	return ret;
@@ -39,7 +83,14 @@ err_gf:
 static void __exit ecp_mod_exit(void)
 {
 	ecp_netlink_exit();
-	ecp_netns_exit();
+	unregister_pernet_subsys(&ecp_net_ops);
+	/*
+	 * Connection timers that freed their connection may still be
+	 * returning (softirq is an RCU read-side section).
+	 */
+	synchronize_rcu();
+	/* Task frees are RCU callbacks into this module: let them run. */
+	rcu_barrier();
 	ecp_gf_exit();
 }
 

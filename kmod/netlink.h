@@ -8,6 +8,9 @@
 
 extern struct genl_family ecp_genl_family;
 
+int ecp_netlink_init(void);
+void ecp_netlink_exit(void);
+
 extern const struct nla_policy ecp_task_add_policy[ECPROXY_A_TASK_MAX + 1];
 extern const struct nla_policy ecp_task_id_policy[ECPROXY_A_TASK_ID + 1];
 

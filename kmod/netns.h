@@ -36,6 +36,9 @@ struct ecp_net {
 	atomic64_t events_dropped;
 };
 
+/* The pernet id (main.c registers the pernet operations). */
+extern unsigned int ecp_net_id;
+
 struct ecp_net *ecp_net(const struct net *net);
 /* The netns_mem_max module parameter. */
 u64 ecp_netns_mem_max(void);

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The retransmission timeout towards A, from measured round trips
- * (RFC 6298).  A fixed RTO fires spuriously once the round trip to A
- * exceeds it: S then re-sends a window A is about to acknowledge and
+ * The retransmission timeout towards the client, from measured round trips
+ * (RFC 6298).  A fixed RTO fires spuriously once the round trip to the client
+ * exceeds it: S then re-sends a window the client is about to acknowledge and
  * collapses its congestion window to one segment every round trip.
  *
- * One segment at a time is timed (no timestamps option towards A), and
+ * One segment at a time is timed (no timestamps option towards the client), and
  * a timing is abandoned as soon as anything is re-sent (Karn): the ack of
  * a re-sent byte does not tell which copy it answers.
  *
@@ -46,7 +46,7 @@ static inline void ecp_rtt_resent(struct ecp_rtt *r)
 	r->timing = false;
 }
 
-/* A acknowledged up to offset @acked at @now. */
+/* The client acknowledged up to offset @acked at @now. */
 void ecp_rtt_acked(struct ecp_rtt *r, u64 acked, unsigned long now);
 
 /* The RTO in jiffies, in [ECP_RTO_MIN, ECP_RTO_MAX]. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Segments from the sources: SYN-ACKs (one SYN-ACK to A once all k have
- * answered), data combined into the decode buffer by stream offset, each
+ * Segments from the sources: SYN-ACKs (one SYN-ACK to the client once all k
+ * have answered), data combined into the decode buffer by stream offset, each
  * byte once per source, FINs and RSTs.
  */
 #include <net/tcp.h>
@@ -12,57 +12,60 @@
 
 /* ---- Segments from the sources ---------------------------------------- */
 
-void ecp_conn_source_drop(struct ecp_conn_src *s, int reason)
+void ecp_conn_src_drop(struct ecp_conn_src *s, int reason)
 {
 	ecp_stats_drop(&s->conn->t->stats, reason);
 }
 
 /* A source's SYN-ACK.  Task lock held. */
-static void ecp_conn_source_synack(struct ecp_conn *c,
-				   struct ecp_conn_src *s,
-				   const struct ecp_seg *p,
-				   struct sk_buff_head *q)
+static void ecp_conn_rcv_src_synack(struct ecp_conn *c,
+				    struct ecp_conn_src *s,
+				    const struct ecp_seg *p,
+				    struct sk_buff_head *q)
 {
 	struct ecp_task *t = c->t;
 	unsigned int i;
 
-	if (p->ack != c->a_isn + 1) {
+	if (p->h.ack != c->client.isn + 1) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return;
 	}
 	if (s->synack) {
 		/* Our ACK was lost (or is not due yet): repeat it. */
 		if (c->state != ECPROXY_CONN_HANDSHAKE)
-			ecp_conn_ack_src_now(c, s, q);
+			ecp_conn_send_ack_src_always(c, s, q);
 		return;
 	}
 	s->synack = true;
-	s->isn = p->seq;
-	if (p->mss)
-		s->mss = min(s->mss, p->mss);
+	s->isn = p->h.seq;
+	if (p->h.mss)
+		s->mss = min(s->mss, p->h.mss);
 	else
 		s->mss = min_t(u16, s->mss, ECP_DEFAULT_MSS);
-	/* Scaling is on only if both S (copying A) and the source offered. */
-	if (c->a_wscale >= 0 && p->wscale >= 0) {
-		s->ws = p->wscale;
-		s->ws_out = c->a_wscale;
+	/*
+	 * Scaling is on only if both S (copying the client) and the source
+	 * offered.
+	 */
+	if (c->client.wscale >= 0 && p->h.wscale >= 0) {
+		s->ws = p->h.wscale;
+		s->ws_out = c->client.wscale;
 	}
-	s->win = p->win;
+	s->win = p->h.win;
 	ecp_ebsn_reset(&s->ebsn, 0);
 
 	for (i = 0; i < c->k; i++)
 		if (!c->src[i].synack)
 			return;
-	/* Every source answered: one SYN-ACK to A. */
-	c->s_ws = ECP_EBSN_MAX_WSCALE;
+	/* Every source answered: one SYN-ACK to the client. */
+	c->client.ws_out = ECP_EBSN_MAX_WSCALE;
 	for (i = 0; i < c->k; i++)
-		c->s_ws = min(c->s_ws, c->src[i].ws);
-	if (c->a_wscale < 0)
-		c->s_ws = 0;
-	c->synack_sent = true;
-	c->last_progress = jiffies;
-	c->rto = ECP_SYNACK_RTO;
-	ecp_conn_send_synack(c, q);
+		c->client.ws_out = min(c->client.ws_out, c->src[i].ws);
+	if (c->client.wscale < 0)
+		c->client.ws_out = 0;
+	c->client.synack_sent = true;
+	c->client.last_progress = jiffies;
+	c->client.rto = ECP_SYNACK_RTO;
+	ecp_conn_send_synack_client(c, q);
 }
 
 /*
@@ -71,56 +74,57 @@ static void ecp_conn_source_synack(struct ecp_conn *c,
  * hole is answered with a duplicate ACK at once, one that fills a hole or
  * repeats old bytes with an ACK at once, others every two segments.
  */
-static void ecp_conn_ack_data(struct ecp_conn *c, struct ecp_conn_src *s,
-			      struct sk_buff_head *q, u64 off, u32 len,
-			      s64 n, bool holes)
+static void ecp_conn_send_ack_src_data(struct ecp_conn *c,
+				       struct ecp_conn_src *s,
+				       struct sk_buff_head *q, u64 off, u32 len,
+				       s64 n, bool holes)
 {
-	u64 ack = ecp_conn_ack_off_b(s);
+	u64 ack = ecp_conn_src_ack_off(s);
 
 	if (off > ack && ecp_conn_src_holed(s))
-		ecp_conn_prompt(c, s, q, 1);
+		ecp_conn_send_prompt_src(c, s, q, 1);
 	else if (!n && off + len <= ack)
 		/* All old: s did not see our ACK; repeat it. */
-		ecp_conn_ack_src_now(c, s, q);
+		ecp_conn_send_ack_src_always(c, s, q);
 	else
-		ecp_conn_ack_src(c, s, q, holes || n < len ||
-				 ecp_ivset_count(&s->iv));
+		ecp_conn_send_ack_src(c, s, q, holes || n < len ||
+				      ecp_ivset_count(&s->iv));
 }
 
 /*
- * Data, FIN and ACK from an established source: combine, then push to A.
- * Returns false if the connection must be freed.
+ * Data, FIN and ACK from an established source: combine, then push to the
+ * client.  Returns false if the connection must be freed.
  */
-static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
-				struct sk_buff *skb, const struct ecp_seg *p,
-				struct sk_buff_head *q)
+static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
+				 struct sk_buff *skb, const struct ecp_seg *p,
+				 struct sk_buff_head *q)
 {
 	struct ecp_task *t = c->t;
 	struct ecp_source *cfg = &t->src[s->idx];
-	bool fin = p->flags & TCPHDR_FIN;
-	bool ack_a = false;
+	bool fin = p->h.flags & TCPHDR_FIN;
+	bool ack_client = false;
 	s64 off, aoff;
 	u64 snd;
 	s64 n;
 
-	if (!(p->flags & TCPHDR_ACK) || (p->flags & TCPHDR_SYN)) {
+	if (!(p->h.flags & TCPHDR_ACK) || (p->h.flags & TCPHDR_SYN)) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_BAD_FLAGS);
 		return true;
 	}
-	off = ecp_seq_to_off(p->seq, s->isn + 1, s->ref);
-	aoff = ecp_seq_to_off(p->ack, c->a_isn + 1, s->acked);
-	if (off < 0 || aoff < 0 || aoff > c->a_rcv ||
+	off = ecp_seq_to_off(p->h.seq, s->isn + 1, s->ref);
+	aoff = ecp_seq_to_off(p->h.ack, c->client.isn + 1, s->acked);
+	if (off < 0 || aoff < 0 || aoff > c->client.rcv_nxt ||
 	    off + p->len > ecp_dbuf_limit(&c->dbuf) + (1ULL << 30)) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
 	}
 	if ((u64)aoff > s->acked) {
-		u64 before = ecp_conn_acked_a(c);
+		u64 before = ecp_conn_client_ack_off(c);
 
 		s->acked = aoff;
-		ack_a = ecp_conn_acked_a(c) > before;
+		ack_client = ecp_conn_client_ack_off(c) > before;
 	}
-	s->win = (u32)p->win << s->ws;
+	s->win = (u32)p->h.win << s->ws;
 
 	if (p->len) {
 		bool holes = ecp_ivset_count(&s->iv);
@@ -142,15 +146,16 @@ static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 			ecp_stats_inc(&t->stats, ECP_STAT_SEGS_APPLIED);
 		/* A FIN is acked at once, below. */
 		if (!fin)
-			ecp_conn_ack_data(c, s, q, off, p->len, n, holes);
+			ecp_conn_send_ack_src_data(c, s, q, off, p->len, n,
+						   holes);
 		if (n < p->len) {
 			atomic64_add(p->len - n, &cfg->stats.dup_bytes);
 			ecp_stats_inc(&t->stats, ECP_STAT_DUPS_SKIPPED);
 		}
 		s->ref = max_t(u64, s->ref, off + p->len);
-	} else if (!fin && (u64)off < ecp_conn_ack_off_b(s)) {
+	} else if (!fin && (u64)off < ecp_conn_src_ack_off(s)) {
 		/* A window probe or keepalive: answer with ack and window. */
-		ecp_conn_ack_src_now(c, s, q);
+		ecp_conn_send_ack_src_always(c, s, q);
 	}
 	if (fin && !s->fin) {
 		s->fin = true;
@@ -158,24 +163,24 @@ static bool ecp_conn_source_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		WRITE_ONCE(cfg->state, ECPROXY_SOURCE_FIN_RECEIVED);
 	}
 	if (fin)
-		ecp_conn_ack_src_now(c, s, q);
-	snd = c->snd_nxt + c->fin_sent;
-	if (!ecp_conn_push(c, q))
+		ecp_conn_send_ack_src_always(c, s, q);
+	snd = ecp_conn_client_snd_max(&c->client);
+	if (!ecp_conn_push_client(c, q))
 		return false;
 	/*
-	 * Segments to A carry the ack of A's bytes.  If none went (the
-	 * sources wait for the rest of A's request, or for its FIN), A must
-	 * still learn that every source has them, or it retransmits them for
-	 * ever and never sends the rest.
+	 * Segments to the client carry the ack of the client's bytes.  If none
+	 * went (the sources wait for the rest of the client's request, or for
+	 * its FIN), the client must still learn that every source has them, or
+	 * it retransmits them for ever and never sends the rest.
 	 */
-	if (ack_a && c->snd_nxt + c->fin_sent == snd)
-		ecp_conn_send_ack_a(c, q);
+	if (ack_client && ecp_conn_client_snd_max(&c->client) == snd)
+		ecp_conn_send_ack_client(c, q);
 	ecp_conn_check_done(c);
 	return true;
 }
 
-void ecp_conn_rcv_source(struct net *net, struct ecp_conn_src *s,
-			 struct sk_buff *skb, const struct ecp_seg *p)
+void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
+		      struct sk_buff *skb, const struct ecp_seg *p)
 {
 	struct ecp_conn *c = s->conn, *to_free = NULL;
 	struct ecp_task *t = c->t;
@@ -187,10 +192,11 @@ void ecp_conn_rcv_source(struct net *net, struct ecp_conn_src *s,
 		goto out;
 	c->last_rx = jiffies;
 	s->last_rx = c->last_rx;
-	if (p->flags & TCPHDR_RST) {
+	if (p->h.flags & TCPHDR_RST) {
 		/* Refused in the handshake, or reset later. */
 		if (!s->synack) {
-			if (!(p->flags & TCPHDR_ACK) || p->ack != c->a_isn + 1) {
+			if (!(p->h.flags & TCPHDR_ACK) ||
+			    p->h.ack != c->client.isn + 1) {
 				ecp_stats_drop(&t->stats,
 					       ECPROXY_DROP_OUT_OF_WINDOW);
 				goto out;
@@ -198,7 +204,7 @@ void ecp_conn_rcv_source(struct net *net, struct ecp_conn_src *s,
 			ecp_conn_abort(c, &q, ECPROXY_ERR_SOURCE_REFUSED,
 				       s->idx, false, s->idx);
 		} else {
-			s64 off = ecp_seq_to_off(p->seq, s->isn + 1, s->ref);
+			s64 off = ecp_seq_to_off(p->h.seq, s->isn + 1, s->ref);
 			/*
 			 * In the window, as RFC 9293 §3.10.7.4 asks: no
 			 * further from what it sent than the buffer lets a
@@ -230,7 +236,10 @@ void ecp_conn_rcv_source(struct net *net, struct ecp_conn_src *s,
 				ecp_conn_check_done(c);
 				goto out;
 			}
-			/* As for A (conn_client.c): the close is complete. */
+			/*
+			 * As for the client (conn_client.c): the close is
+			 * complete.
+			 */
 			if (c->state == ECPROXY_CONN_LINGER)
 				ecp_conn_finish(c);
 			else
@@ -240,21 +249,18 @@ void ecp_conn_rcv_source(struct net *net, struct ecp_conn_src *s,
 		to_free = c;
 		goto out;
 	}
-	if ((p->flags & (TCPHDR_SYN | TCPHDR_ACK)) ==
+	if ((p->h.flags & (TCPHDR_SYN | TCPHDR_ACK)) ==
 	    (TCPHDR_SYN | TCPHDR_ACK)) {
-		ecp_conn_source_synack(c, s, p, &q);
+		ecp_conn_rcv_src_synack(c, s, p, &q);
 		goto out;
 	}
 	if (!s->synack || c->state == ECPROXY_CONN_HANDSHAKE) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_BAD_FLAGS);
 		goto out;
 	}
-	if (!ecp_conn_source_seg(c, s, skb, p, &q))
+	if (!ecp_conn_rcv_src_seg(c, s, skb, p, &q))
 		to_free = c;
 out:
-	spin_unlock_bh(&t->lock);
-	ecp_xmit_queue(net, &q);
-	if (to_free)
-		ecp_conn_free(to_free);
+	ecp_conn_unlock_send(t, net, &q, to_free);
 }
 
