@@ -60,6 +60,12 @@ void ecp_cc_timeout(struct ecp_cc *cc, u64 flight, u64 nxt, u32 mss)
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_cc_timeout);
 
+void ecp_cc_resent(struct ecp_cc *cc, u64 nxt)
+{
+	cc->recover = max(cc->recover, nxt);
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_cc_resent);
+
 bool ecp_cc_ack(struct ecp_cc *cc, u64 prev, u64 ack, u32 mss)
 {
 	bool recovering = prev < cc->recover;

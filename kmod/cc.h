@@ -72,6 +72,13 @@ void ecp_cc_recovered(struct ecp_cc *cc);
 void ecp_cc_loss(struct ecp_cc *cc, u64 flight, u32 mss);
 
 /*
+ * What was sent up to @nxt is re-sent for a reason other than congestion
+ * (the path's MTU shrank, tcp_simple_retransmit()): the window stays, and
+ * partial acks until @nxt re-send the next hole at once.
+ */
+void ecp_cc_resent(struct ecp_cc *cc, u64 nxt);
+
+/*
  * Nothing acknowledged for an RTO with @flight bytes outstanding and
  * everything below @nxt sent: recovery lasts until @nxt is acked.
  */

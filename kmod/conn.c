@@ -8,10 +8,14 @@
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
 #include <linux/random.h>
+#include <linux/siphash.h>
 #include <linux/slab.h>
 #include <net/inet_hashtables.h>
+#include <net/route.h>
+#include <net/tcp.h>
 
 #include "conn_state.h"
+#include "netns.h"
 #include "task.h"
 #include "xmit.h"
 
@@ -60,34 +64,68 @@ static bool ecp_conn_port_free(const struct net *net, __be32 vip,
 }
 
 /*
- * Give every source a fresh local port from the ephemeral range, unique
- * for (netns, VIP): a new port per connection also keeps clear of a
- * source's TIME-WAIT from the previous one.
+ * Where the next port towards one destination starts, as the kernel's
+ * connect() does (__inet_hash_connect(), RFC 6056 algorithm 4): a secret
+ * hash of (netns, VIP, destination) picks an offset into the ephemeral
+ * range, and a counter per hash bucket moves it on with every connection.
+ * Consecutive connections to one source then walk the range port by port,
+ * and come back to a port only after the whole range: a source's
+ * TIME-WAIT from an earlier connection (60 s on Linux) is long gone by
+ * then unless connections come faster than range / 60 s.  Random ports
+ * hit a TIME-WAIT at once about (connections in 60 s) / range of the
+ * time, and one SYN in two that does is refused.
+ */
+#define ECP_PORT_PERTURB_BITS	8
+static u32 ecp_port_perturb[1 << ECP_PORT_PERTURB_BITS];
+static siphash_key_t ecp_port_secret __read_mostly;
+
+static u32 ecp_conn_port_offset(const struct net *net, __be32 vip,
+				const struct ecp_source *cfg)
+{
+	net_get_random_once(&ecp_port_secret, sizeof(ecp_port_secret));
+	return siphash_4u32((__force u32)vip, (__force u32)cfg->addr.ip,
+			    (__force u32)cfg->port, net_hash_mix(net),
+			    &ecp_port_secret);
+}
+
+/*
+ * Give every source a local port from the ephemeral range, unique for
+ * (netns, VIP) and not a task's service port on the VIP (the hook would
+ * take the source's segments for a client's), in the order
+ * ecp_conn_port_offset() sets.  Caller holds rcu_read_lock().
  */
 static int ecp_conn_hash_ports(struct ecp_conn *c)
 {
-	unsigned int i, tries;
+	struct ecp_net *en = ecp_net(c->net);
+	unsigned int i, n, range;
 	int lo, hi;
 
 	inet_get_local_port_range(c->net, &lo, &hi);
+	range = hi - lo + 1;
 	spin_lock_bh(&ecp_conn_hash_lock);
 	for (i = 0; i < c->k; i++) {
 		struct ecp_conn_src *s = &c->src[i];
+		u32 offset = ecp_conn_port_offset(c->net, c->vip,
+						  &c->t->src[i]);
+		u32 *perturb = &ecp_port_perturb[hash_32(offset,
+					ECP_PORT_PERTURB_BITS)];
 
-		for (tries = 0; tries < 64; tries++) {
-			__be16 port;
+		for (n = 0; n < range; n++) {
+			__be16 port = htons(lo + (offset + *perturb + n) %
+					    range);
 
-			port = htons(lo + get_random_u32_below(hi - lo + 1));
-
-			if (ecp_conn_port_free(c->net, c->vip, port)) {
+			if (ecp_conn_port_free(c->net, c->vip, port) &&
+			    !ecp_task_lookup_vip(en, AF_INET,
+				(const union nf_inet_addr *)&c->vip, port)) {
 				s->lport = port;
 				break;
 			}
 		}
-		if (tries == 64) {
+		if (n == range) {
 			spin_unlock_bh(&ecp_conn_hash_lock);
 			return -EADDRNOTAVAIL;
 		}
+		*perturb += n + 1;
 		hash_add_rcu(ecp_conn_hash, &s->node,
 			     ecp_conn_hashfn(c->net, c->vip, s->lport));
 		s->hashed = true;
@@ -124,16 +162,70 @@ void ecp_conn_set_state(struct ecp_conn *c, u8 state)
 }
 
 /* Zero what the connection left in the task's buffer for the next one. */
+/*
+ * Zeroing happens in process context, in steps: up to 72 MiB (the largest
+ * buffer and its headroom) is too much work for softirq under the lock.
+ */
+static struct workqueue_struct *ecp_conn_wq;
+#define ECP_CLEAR_STEP	(1U << 20)
+
+static void ecp_conn_clear_work(struct work_struct *work)
+{
+	struct ecp_task *t = container_of(work, struct ecp_task, clear_work);
+	/* The buffer cannot change while dirty (ecp_task_change()). */
+	struct ecp_dbuf d = {
+		.buf = t->buffer,
+		.size = t->buffer_size + t->headroom,
+		.base = t->dirty_off,
+	};
+	u64 off = t->dirty_off, end = off + t->dirty_len;
+	struct ecp_dbuf_span sp;
+
+	while (off < end) {
+		u32 n = min_t(u64, end - off, ECP_CLEAR_STEP);
+
+		if (!WARN_ON_ONCE(ecp_dbuf_span(&d, off, n, &sp))) {
+			memset(sp.ptr[0], 0, sp.len[0]);
+			memset(sp.ptr[1], 0, sp.len[1]);
+		}
+		off += n;
+		d.base = off;
+		cond_resched();
+	}
+	spin_lock_bh(&t->lock);
+	t->buffer_dirty = false;
+	spin_unlock_bh(&t->lock);
+	ecp_task_put(t);
+}
+
+/*
+ * Zero what the connection left in the task's buffer, for the next one.
+ * A connection that delivered everything left nothing: every byte was
+ * released (and zeroed) as the client acked it.
+ */
 static void ecp_conn_clear_buffer(struct ecp_conn *c)
 {
-	struct ecp_dbuf_span sp;
-	u64 base = ecp_dbuf_base(&c->dbuf);
+	struct ecp_task *t = c->t;
 
-	if (!ecp_dbuf_span(&c->dbuf, base, ecp_dbuf_occupancy(&c->dbuf),
-			   &sp)) {
-		memset(sp.ptr[0], 0, sp.len[0]);
-		memset(sp.ptr[1], 0, sp.len[1]);
-	}
+	if (!ecp_dbuf_occupancy(&c->dbuf) || !ecp_task_tryget(t))
+		return;
+	t->buffer_dirty = true;
+	t->dirty_off = ecp_dbuf_base(&c->dbuf);
+	t->dirty_len = ecp_dbuf_occupancy(&c->dbuf);
+	INIT_WORK(&t->clear_work, ecp_conn_clear_work);
+	queue_work(ecp_conn_wq, &t->clear_work);
+}
+
+int ecp_conn_init(void)
+{
+	ecp_conn_wq = alloc_workqueue("ecproxy", WQ_UNBOUND, 0);
+	return ecp_conn_wq ? 0 : -ENOMEM;
+}
+
+void ecp_conn_exit(void)
+{
+	/* Drains it: no work item may outlive the module. */
+	destroy_workqueue(ecp_conn_wq);
 }
 
 void ecp_conn_finish(struct ecp_conn *c)
@@ -150,17 +242,30 @@ void ecp_conn_finish(struct ecp_conn *c)
 		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_IDLE);
 }
 
+u16 ecp_conn_path_mss(struct net *net, __be32 saddr, __be32 daddr)
+{
+	unsigned int mtu = ecp_route_mtu(net, saddr, daddr);
+
+	if (mtu < 68)
+		return 0;
+	return clamp_t(unsigned int,
+		       mtu - sizeof(struct iphdr) - sizeof(struct tcphdr),
+		       TCP_MIN_SND_MSS, ECP_GSO_MAX);
+}
+
 /*
  * A connection for the client's SYN @p, or an ERR_PTR: -ENOMEM, or
- * -EHOSTUNREACH when S has no route to the client or to a source (a spoofed SYN
- * from an unroutable address, or a source that is not reachable from here).
+ * -EHOSTUNREACH when S has no route to the client or to a source (a
+ * spoofed SYN from an unroutable address, or a source that is not
+ * reachable from here).
  */
 static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 				       const struct ecp_seg *p)
 {
-	unsigned int i, mtu;
 	struct ecp_conn *c;
 	int err = -ENOMEM;
+	unsigned int i;
+	u16 mss;
 
 	c = kzalloc(struct_size(c, src, t->k), GFP_ATOMIC);
 	if (!c)
@@ -176,21 +281,29 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 		if (ecp_ivset_init(&s->iv, ECP_IVSET_DEFAULT_CAP,
 				   GFP_ATOMIC))
 			goto err;
-		/* Routes are looked up once, for the MSS clamps. */
-		mtu = ecp_route_mtu(net, p->h.daddr, t->src[i].addr.ip);
-		if (mtu < 68) {
+		/*
+		 * Routes are looked up here, for the MSS clamps, and again
+		 * when ICMP lowers a path's MTU.
+		 */
+		s->mss = ecp_conn_path_mss(net, p->h.daddr,
+					   t->src[i].addr.ip);
+		if (!s->mss) {
 			err = -EHOSTUNREACH;
 			goto err;
 		}
-		s->mss = mtu - sizeof(struct iphdr) - sizeof(struct tcphdr);
 	}
-	mtu = ecp_route_mtu(net, p->h.daddr, p->h.saddr);
-	if (mtu < 68) {
+	mss = ecp_conn_path_mss(net, p->h.daddr, p->h.saddr);
+	if (!mss) {
 		err = -EHOSTUNREACH;
 		goto err;
 	}
-	c->client.mss = min_t(u32, p->h.mss ?: ECP_DEFAULT_MSS,
-			 mtu - sizeof(struct iphdr) - sizeof(struct tcphdr));
+	/*
+	 * Like a TCP sender: never below tcp_min_snd_mss's 48, whatever the
+	 * client announced, and never above what one GSO packet carries,
+	 * which ecp_conn_push_client() cuts into whole segments.
+	 */
+	c->client.mss = clamp_t(u16, min(p->h.mss ?: ECP_DEFAULT_MSS, mss),
+				TCP_MIN_SND_MSS, ECP_GSO_MAX);
 	c->src_mss = 0xffff;
 	for (i = 0; i < c->k; i++)
 		c->src_mss = min(c->src_mss, c->src[i].mss);
@@ -275,6 +388,7 @@ err:
 
 void ecp_conn_unlock_send(struct ecp_task *t, struct net *net,
 			  struct sk_buff_head *q, struct ecp_conn *to_free)
+	__releases(&t->lock)
 {
 	spin_unlock_bh(&t->lock);
 	ecp_xmit_queue(net, q);
@@ -328,6 +442,20 @@ static u8 ecp_conn_stalled(struct ecp_conn *c, unsigned long now,
 	if (time_after_eq(now, c->last_rx + idle))
 		return ECPROXY_ERR_IDLE_TIMEOUT;
 	return ECPROXY_ERR_NONE;
+}
+
+/*
+ * The persist timer's case (RFC 9293 §3.8.6.1): bytes are ready, the
+ * client's window is zero and nothing is in flight, so no ACK will come
+ * by itself.  If the client's window update was lost, only a probe
+ * brings the next one.
+ */
+static bool ecp_conn_client_persist(const struct ecp_conn *c)
+{
+	const struct ecp_conn_client *cl = &c->client;
+
+	return !cl->win && ecp_conn_client_snd_max(cl) == cl->acked &&
+	       ecp_ivset_min_low_of(c->src, c->k, iv) > cl->snd_nxt;
 }
 
 static void ecp_conn_timer(struct timer_list *timer)
@@ -396,6 +524,12 @@ static void ecp_conn_timer(struct timer_list *timer)
 			ecp_conn_resend_client(c, &q, ECP_RTO_SEGS);
 			cl->rto = min_t(unsigned long, cl->rto * 2,
 					ECP_RTO_MAX);
+			cl->last_progress = now;
+		} else if (ecp_conn_client_persist(c) &&
+			   time_after_eq(now, cl->last_progress + cl->rto)) {
+			ecp_conn_send_probe_client(c, &q);
+			cl->rto = min_t(unsigned long, cl->rto * 2,
+					ECP_PERSIST_MAX);
 			cl->last_progress = now;
 		}
 		break;

@@ -57,8 +57,26 @@ struct ecp_conn_src *ecp_conn_lookup_src(const struct net *net,
 void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 		      struct sk_buff *skb, const struct ecp_seg *p);
 
+/*
+ * ICMP "fragmentation needed" (@mtu) about a segment S sent from task t's
+ * VIP: @p is the quoted segment turned round (its saddr and sport are the
+ * receiver's), @seq its sequence number, and @skb's data starts at the
+ * quoted IP header (for ipv4_update_pmtu()).  Returns false if the segment
+ * was not one to t's client.  Caller holds rcu_read_lock().
+ */
+bool ecp_conn_rcv_icmp_client(struct net *net, struct ecp_task *t,
+			      struct sk_buff *skb, const struct ecp_seg *p,
+			      u32 seq, u32 mtu);
+/* The same about a segment to source s (ecp_conn_lookup_src()). */
+void ecp_conn_rcv_icmp_src(struct net *net, struct ecp_conn_src *s,
+			   struct sk_buff *skb, u32 seq, u32 mtu);
+
 /* Count a segment from a source that failed validation. */
 void ecp_conn_src_drop(struct ecp_conn_src *s, int reason);
+
+/* Module start and end: the workqueue that zeroes aborted buffers. */
+int ecp_conn_init(void);
+void ecp_conn_exit(void);
 
 /*
  * The task is going away (delete, flush, netns exit, module unload): reset

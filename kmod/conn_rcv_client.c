@@ -4,6 +4,7 @@
  * its ACKs (release the buffer, forward to every source with translated
  * acks and EBSN windows, duplicate ACKs), its data, FIN and RST.
  */
+#include <net/route.h>
 #include <net/tcp.h>
 
 #include "conn_state.h"
@@ -12,34 +13,6 @@
 #include "xmit.h"
 
 /* ---- Segments from the client ------------------------------------- */
-
-/* An RST for a segment that belongs to no connection (RFC 9293 §3.10.7.1). */
-static void ecp_conn_send_rst_reply(struct net *net, const struct ecp_seg *p)
-{
-	struct sk_buff_head q;
-	struct ecp_tcp_hdr h = {
-		.saddr = p->h.daddr,
-		.daddr = p->h.saddr,
-		.sport = p->h.dport,
-		.dport = p->h.sport,
-		.wscale = -1,
-	};
-	u8 *pay;
-
-	if (p->h.flags & TCPHDR_RST)
-		return;
-	if (p->h.flags & TCPHDR_ACK) {
-		h.seq = p->h.ack;
-		h.flags = TCPHDR_RST;
-	} else {
-		h.ack = p->h.seq + p->len + !!(p->h.flags & TCPHDR_SYN) +
-			!!(p->h.flags & TCPHDR_FIN);
-		h.flags = TCPHDR_RST | TCPHDR_ACK;
-	}
-	__skb_queue_head_init(&q);
-	if (!ecp_tcp_build(&q, &h, 0, &pay))
-		ecp_xmit_queue(net, &q);
-}
 
 /* A SYN from the client.  Task lock held. */
 static void ecp_conn_rcv_client_syn(struct net *net, struct ecp_task *t,
@@ -70,7 +43,15 @@ static void ecp_conn_rcv_client_syn(struct net *net, struct ecp_task *t,
 	}
 	if (c || READ_ONCE(t->dead)) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_BUSY);
-		ecp_conn_send_rst_reply(net, p);
+		ecp_conn_send_rst_reply(p, q);
+		return;
+	}
+	/*
+	 * The last connection was aborted and its buffer is being zeroed
+	 * (a few ms): no RST, the client's SYN retransmission gets through.
+	 */
+	if (t->buffer_dirty) {
+		ecp_stats_drop(&t->stats, ECPROXY_DROP_BUSY);
 		return;
 	}
 	if (!ecp_task_client_ok(t, p->h.saddr)) {
@@ -147,7 +128,12 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	 * beyond that a segment is forged, and taking it would move rcv_nxt,
 	 * where S's segments to the sources start, out of their windows.
 	 */
-	if (ack_off < 0 || ack_off > snd_max || seq_off < 0 ||
+	/*
+	 * A keepalive or window probe carries the sequence number before
+	 * rcv_nxt, which is the ISN itself (offset -1) before any byte.
+	 */
+	if (ack_off < 0 || ack_off > snd_max || seq_off < -1 ||
+	    (seq_off < 0 && p->len) ||
 	    seq_off > cl->rcv_nxt + ((u64)0xffff << cl->ws_out)) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
@@ -158,6 +144,9 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	win = (u32)p->h.win << cl->ws;
 	/* A window update is not a duplicate ACK (RFC 5681 §2). */
 	win_changed = win != cl->win;
+	/* The window opens: the persist timer's backoff ends (tcp_ack_probe()). */
+	if (!cl->win && win)
+		cl->rto = ecp_rtt_rto(&cl->rtt);
 	cl->win = win;
 	if ((u64)ack_off > cl->acked)
 		ecp_conn_rcv_client_ack(c, ack_off, q);
@@ -181,9 +170,15 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 
 	if (!ecp_conn_push_client(c, q))
 		return false;
-	/* The client repeats bytes every source has: our ACK was lost. */
-	if ((p->len || fin) &&
-	    seq_off + p->len + fin <= ecp_conn_client_ack_off(c))
+	/*
+	 * The client repeats bytes every source has (our ACK was lost), or
+	 * probes with an old sequence number (a keepalive, or a probe of the
+	 * zero window S gives it): answer with ack and window, as TCP
+	 * answers a segment that is not acceptable (RFC 9293 §3.10.7.4).
+	 */
+	if (((p->len || fin) &&
+	     seq_off + p->len + fin <= ecp_conn_client_ack_off(c)) ||
+	    (!p->len && !fin && seq_off < (s64)cl->rcv_nxt))
 		ecp_conn_send_ack_client(c, q);
 	ecp_conn_check_done(c);
 	return true;
@@ -207,9 +202,8 @@ void ecp_conn_rcv_client(struct net *net, struct ecp_task *t,
 		/* No connection for it: answer as a closed port would. */
 		if (!(p->h.flags & TCPHDR_RST))
 			ecp_stats_drop(&t->stats, ECPROXY_DROP_BAD_FLAGS);
-		spin_unlock_bh(&t->lock);
-		ecp_conn_send_rst_reply(net, p);
-		return;
+		ecp_conn_send_rst_reply(p, &q);
+		goto out;
 	}
 	c->last_rx = jiffies;
 	c->client.last_rx = c->last_rx;
@@ -239,3 +233,48 @@ out:
 	ecp_conn_unlock_send(t, net, &q, to_free);
 }
 
+/*
+ * Segments re-sent at once when the client's path MTU shrinks: the ones
+ * in flight were too big and are gone.  Bounded, so that softirq does
+ * bounded work; NewReno's partial acks re-send the rest (ecp_cc_resent()).
+ */
+#define ECP_PMTU_RESEND_SEGS	64
+
+bool ecp_conn_rcv_icmp_client(struct net *net, struct ecp_task *t,
+			      struct sk_buff *skb, const struct ecp_seg *p,
+			      u32 seq, u32 mtu)
+{
+	struct ecp_conn_client *cl;
+	struct ecp_conn *c;
+	struct sk_buff_head q;
+	bool ours = false;
+	u64 flight;
+	s64 off;
+	u16 mss;
+
+	__skb_queue_head_init(&q);
+	spin_lock_bh(&t->lock);
+	c = t->conn;
+	if (!c || c->dead || c->client.addr != p->h.saddr ||
+	    c->client.port != p->h.sport)
+		goto out;
+	ours = true;
+	cl = &c->client;
+	/* As tcp_v4_err(): only about something in flight. */
+	off = ecp_seq_to_off(seq, cl->iss + 1, cl->acked);
+	if (off < (s64)cl->acked || off >= (s64)ecp_conn_client_snd_max(cl))
+		goto out;
+	ipv4_update_pmtu(skb, net, mtu, 0, IPPROTO_TCP);
+	mss = ecp_conn_path_mss(net, c->vip, cl->addr);
+	if (!mss || mss >= cl->mss)
+		goto out;
+	cl->mss = mss;
+	ecp_stats_inc(&t->stats, ECP_STAT_PMTU_UPDATES);
+	flight = min_t(u64, cl->snd_nxt - cl->acked, cl->cc.cwnd);
+	ecp_cc_resent(&cl->cc, cl->snd_nxt);
+	ecp_conn_resend_client(c, &q, min_t(u64, DIV_ROUND_UP(flight, mss),
+					    ECP_PMTU_RESEND_SEGS));
+out:
+	ecp_conn_unlock_send(t, net, &q, NULL);
+	return ours;
+}

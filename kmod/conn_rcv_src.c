@@ -4,6 +4,7 @@
  * have answered), data combined into the decode buffer by stream offset, each
  * byte once per source, FINs and RSTs.
  */
+#include <net/route.h>
 #include <net/tcp.h>
 
 #include "conn_state.h"
@@ -43,12 +44,12 @@ static void ecp_conn_rcv_src_synack(struct ecp_conn *c,
 	else
 		s->mss = min_t(u16, s->mss, ECP_DEFAULT_MSS);
 	/*
-	 * Scaling is on only if both S (copying the client) and the source
-	 * offered.
+	 * Scaling is on if the source answered S's offer, whatever the
+	 * client offered: S's shift to the sources comes from the buffer.
 	 */
-	if (c->client.wscale >= 0 && p->h.wscale >= 0) {
+	if (p->h.wscale >= 0) {
 		s->ws = p->h.wscale;
-		s->ws_out = c->client.wscale;
+		s->ws_out = ecp_conn_src_wscale(t->buffer_size);
 	}
 	s->win = p->h.win;
 	ecp_ebsn_reset(&s->ebsn, 0);
@@ -66,6 +67,34 @@ static void ecp_conn_rcv_src_synack(struct ecp_conn *c,
 	c->client.last_progress = jiffies;
 	c->client.rto = ECP_SYNACK_RTO;
 	ecp_conn_send_synack_client(c, q);
+}
+
+/*
+ * Source s answered S's SYN with an ACK that does not acknowledge it: a
+ * TIME-WAIT left by an earlier connection on the same four ports refuses
+ * a SYN whose sequence number is not above what it saw last (S's SYN
+ * carries the client's ISN, and no timestamps).  As a TCP in SYN-SENT
+ * does (RFC 9293 §3.10.7.3), S answers with a RST, which ends the
+ * TIME-WAIT on Linux (tcp_rfc1337 off, the default), and sends its SYN
+ * again at once, instead of waiting for the client to repeat its own.
+ * A few times per connection at most, so that forged ACKs cannot make S
+ * send without end.  Returns true if it handled @p.
+ */
+#define ECP_TIME_WAIT_RESETS	3
+
+static bool ecp_conn_rcv_src_stale(struct ecp_conn *c, struct ecp_conn_src *s,
+				   const struct ecp_seg *p,
+				   struct sk_buff_head *q)
+{
+	if ((p->h.flags & (TCPHDR_SYN | TCPHDR_ACK)) != TCPHDR_ACK ||
+	    p->h.ack == c->client.isn + 1 ||
+	    s->stale_resets >= ECP_TIME_WAIT_RESETS)
+		return false;
+	s->stale_resets++;
+	ecp_stats_inc(&c->t->stats, ECP_STAT_TIME_WAIT_RESETS);
+	ecp_conn_send_rst_reply(p, q);
+	ecp_conn_send_syn_src(c, s, q);
+	return true;
 }
 
 /*
@@ -113,7 +142,12 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 	}
 	off = ecp_seq_to_off(p->h.seq, s->isn + 1, s->ref);
 	aoff = ecp_seq_to_off(p->h.ack, c->client.isn + 1, s->acked);
-	if (off < 0 || aoff < 0 || aoff > c->client.rcv_nxt ||
+	/*
+	 * A keepalive or zero-window probe carries the sequence number
+	 * before what S acked: the ISN itself (offset -1) before any byte.
+	 */
+	if (off < -1 || (off < 0 && (p->len || fin)) || aoff < 0 ||
+	    aoff > c->client.rcv_nxt ||
 	    off + p->len > ecp_dbuf_limit(&c->dbuf) + (1ULL << 30)) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
@@ -153,7 +187,7 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 			ecp_stats_inc(&t->stats, ECP_STAT_DUPS_SKIPPED);
 		}
 		s->ref = max_t(u64, s->ref, off + p->len);
-	} else if (!fin && (u64)off < ecp_conn_src_ack_off(s)) {
+	} else if (!fin && off < (s64)ecp_conn_src_ack_off(s)) {
 		/* A window probe or keepalive: answer with ack and window. */
 		ecp_conn_send_ack_src_always(c, s, q);
 	}
@@ -254,6 +288,8 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 		ecp_conn_rcv_src_synack(c, s, p, &q);
 		goto out;
 	}
+	if (!s->synack && ecp_conn_rcv_src_stale(c, s, p, &q))
+		goto out;
 	if (!s->synack || c->state == ECPROXY_CONN_HANDSHAKE) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_BAD_FLAGS);
 		goto out;
@@ -264,3 +300,31 @@ out:
 	ecp_conn_unlock_send(t, net, &q, to_free);
 }
 
+void ecp_conn_rcv_icmp_src(struct net *net, struct ecp_conn_src *s,
+			   struct sk_buff *skb, u32 seq, u32 mtu)
+{
+	struct ecp_conn *c = s->conn;
+	struct ecp_task *t = c->t;
+	s64 off;
+	u16 mss;
+
+	spin_lock_bh(&t->lock);
+	if (t->conn != c || c->dead || !s->synack)
+		goto out;
+	/*
+	 * Only the client's bytes, which S forwards, can be too big for
+	 * the path; the client sends the lost ones again, and S cuts them
+	 * to the new MSS (ecp_conn_send_copy_src()).
+	 */
+	off = ecp_seq_to_off(seq, c->client.isn + 1, s->acked);
+	if (off < (s64)s->acked || off >= (s64)c->client.rcv_nxt)
+		goto out;
+	ipv4_update_pmtu(skb, net, mtu, 0, IPPROTO_TCP);
+	mss = ecp_conn_path_mss(net, c->vip, t->src[s->idx].addr.ip);
+	if (mss && mss < s->mss) {
+		s->mss = mss;
+		ecp_stats_inc(&t->stats, ECP_STAT_PMTU_UPDATES);
+	}
+out:
+	spin_unlock_bh(&t->lock);
+}

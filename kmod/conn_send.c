@@ -99,13 +99,12 @@ void ecp_conn_send_syn_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			   struct sk_buff_head *q)
 {
 	struct ecp_tcp_hdr h;
-	u8 *pay;
 
 	ecp_conn_hdr_src(c, s, &h, c->client.isn, 0, TCPHDR_SYN,
 			 c->client.syn_win);
 	h.mss = min(c->client.mss, s->mss);
-	h.wscale = c->client.wscale;
-	if (ecp_tcp_build(q, &h, 0, &pay))
+	h.wscale = ecp_conn_src_wscale(c->t->buffer_size);
+	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 }
 
@@ -113,7 +112,6 @@ void ecp_conn_send_synack_client(struct ecp_conn *c, struct sk_buff_head *q)
 {
 	struct ecp_tcp_hdr h;
 	unsigned int i;
-	u8 *pay;
 	u16 mss = c->src_mss;
 
 	for (i = 0; i < c->k; i++)
@@ -125,7 +123,7 @@ void ecp_conn_send_synack_client(struct ecp_conn *c, struct sk_buff_head *q)
 		h.win = min_t(u32, h.win, c->src[i].win);
 	h.mss = mss;
 	h.wscale = c->client.wscale >= 0 ? c->client.ws_out : -1;
-	if (ecp_tcp_build(q, &h, 0, &pay))
+	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 }
 
@@ -157,16 +155,10 @@ static int ecp_conn_send_data_client(struct ecp_conn *c, struct sk_buff_head *q,
 {
 	struct ecp_tcp_hdr h;
 	struct sk_buff *skb;
-	u8 *pay;
 
 	ecp_conn_hdr_client(c, &h, ecp_conn_client_seq(&c->client, off),
 			    TCPHDR_ACK | (push ? TCPHDR_PSH : 0));
-	if (len <= c->client.mss) {
-		skb = ecp_tcp_build(q, &h, len, &pay) ? NULL :
-		      skb_peek_tail(q);
-	} else {
-		skb = ecp_tcp_build_gso(q, &h, len, c->client.mss);
-	}
+	skb = ecp_tcp_build_data(q, &h, len, c->client.mss);
 	if (!skb) {
 		ecp_conn_nomem(c);
 		return -ENOMEM;
@@ -189,23 +181,34 @@ static int ecp_conn_send_data_client(struct ecp_conn *c, struct sk_buff_head *q,
 void ecp_conn_send_ack_client(struct ecp_conn *c, struct sk_buff_head *q)
 {
 	struct ecp_tcp_hdr h;
-	u8 *pay;
 
 	ecp_conn_hdr_client(c, &h, ecp_conn_client_seq(&c->client,
 			    ecp_conn_client_snd_max(&c->client)), TCPHDR_ACK);
-	if (ecp_tcp_build(q, &h, 0, &pay))
+	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
+}
+
+void ecp_conn_send_probe_client(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	struct ecp_tcp_hdr h;
+
+	ecp_conn_hdr_client(c, &h,
+			    ecp_conn_client_seq(&c->client, c->client.acked - 1),
+			    TCPHDR_ACK);
+	if (ecp_tcp_build(q, &h))
+		ecp_conn_nomem(c);
+	else
+		ecp_stats_inc(&c->t->stats, ECP_STAT_WINDOW_PROBES);
 }
 
 static void ecp_conn_send_fin_client(struct ecp_conn *c, struct sk_buff_head *q)
 {
 	struct ecp_tcp_hdr h;
-	u8 *pay;
 
 	ecp_conn_hdr_client(c, &h,
 			    ecp_conn_client_seq(&c->client, c->client.snd_nxt),
 			    TCPHDR_FIN | TCPHDR_ACK);
-	if (ecp_tcp_build(q, &h, 0, &pay))
+	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 }
 
@@ -247,13 +250,15 @@ static void ecp_conn_send_src_opt(struct ecp_conn *c, struct ecp_conn_src *s,
 	u32 ack = ecp_conn_src_ack_seq(s);
 	u16 win = ecp_conn_src_win(c, s, ack_off);
 	struct ecp_tcp_hdr h;
-	u8 *pay;
+	struct sk_buff *data;
 
 	/*
 	 * A pure ACK to a source whose FIN S acked is only a window update
 	 * it has no use for, and would draw a RST from a vanished socket.
+	 * A forced one answers a segment of s's (a FIN it repeats because
+	 * S's ACK was lost), so its socket is there to take it.
 	 */
-	if (ecp_conn_src_closed(c, s) ||
+	if ((!force && ecp_conn_src_closed(c, s)) ||
 	    (!force && !len && !(flags & TCPHDR_FIN) &&
 	     ((ack == s->last_ack && win == s->last_win) ||
 	      ecp_conn_src_fin_acked(s))))
@@ -262,12 +267,20 @@ static void ecp_conn_send_src_opt(struct ecp_conn *c, struct ecp_conn_src *s,
 	s->last_ack_off = ack_off;
 	s->last_win = win;
 	ecp_conn_hdr_src(c, s, &h, seq, ack, flags, win);
-	if (ecp_tcp_build(q, &h, len, &pay)) {
+	if (!len) {
+		if (ecp_tcp_build(q, &h))
+			ecp_conn_nomem(c);
+		return;
+	}
+	data = ecp_tcp_build_data(q, &h, len, len);
+	if (!data) {
 		ecp_conn_nomem(c);
 		return;
 	}
-	if (len && skb_copy_bits(skb, off, pay, len))
-		kfree_skb(__skb_dequeue_tail(q));
+	if (ecp_tcp_copy_payload(data, skb, off, len)) {
+		__skb_unlink(data, q);
+		kfree_skb(data);
+	}
 }
 
 void ecp_conn_send_src(struct ecp_conn *c, struct ecp_conn_src *s,
@@ -339,14 +352,13 @@ void ecp_conn_send_prompt_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			      struct sk_buff_head *q, unsigned int n)
 {
 	struct ecp_tcp_hdr h;
-	u8 *pay;
 
 	if (!READ_ONCE(prompt_sources) || ecp_conn_src_closed(c, s))
 		return;
 	while (n--) {
 		ecp_conn_hdr_src(c, s, &h, ecp_conn_src_seq(c),
 				 s->last_ack, TCPHDR_ACK, s->last_win);
-		if (ecp_tcp_build(q, &h, 0, &pay)) {
+		if (ecp_tcp_build(q, &h)) {
 			ecp_conn_nomem(c);
 			return;
 		}
@@ -354,10 +366,37 @@ void ecp_conn_send_prompt_src(struct ecp_conn *c, struct ecp_conn_src *s,
 	}
 }
 
+/*
+ * A RST answering @p, a segment that belongs to no connection or is not
+ * acceptable in SYN-SENT (RFC 9293 §3.10.7.1, §3.10.7.3).
+ */
+void ecp_conn_send_rst_reply(const struct ecp_seg *p, struct sk_buff_head *q)
+{
+	struct ecp_tcp_hdr h = {
+		.saddr = p->h.daddr,
+		.daddr = p->h.saddr,
+		.sport = p->h.dport,
+		.dport = p->h.sport,
+		.wscale = -1,
+	};
+
+	if (p->h.flags & TCPHDR_RST)
+		return;
+	if (p->h.flags & TCPHDR_ACK) {
+		h.seq = p->h.ack;
+		h.flags = TCPHDR_RST;
+	} else {
+		h.ack = p->h.seq + p->len + !!(p->h.flags & TCPHDR_SYN) +
+			!!(p->h.flags & TCPHDR_FIN);
+		h.flags = TCPHDR_RST | TCPHDR_ACK;
+	}
+	/* Nothing to count if memory is short: the peer tries again. */
+	ecp_tcp_build(q, &h);
+}
+
 static void ecp_conn_send_rst_client(struct ecp_conn *c, struct sk_buff_head *q)
 {
 	struct ecp_tcp_hdr h;
-	u8 *pay;
 
 	if (!c->client.synack_sent) {
 		/* The client is in SYN-SENT: only an acceptable ack matters. */
@@ -375,7 +414,7 @@ static void ecp_conn_send_rst_client(struct ecp_conn *c, struct sk_buff_head *q)
 				    TCPHDR_RST | TCPHDR_ACK);
 	}
 	h.win = 0;
-	if (ecp_tcp_build(q, &h, 0, &pay))
+	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 }
 
@@ -383,13 +422,12 @@ static void ecp_conn_send_rst_src(struct ecp_conn *c, struct ecp_conn_src *s,
 				  struct sk_buff_head *q)
 {
 	struct ecp_tcp_hdr h;
-	u8 *pay;
 
 	if (!s->synack || ecp_conn_src_closed(c, s))
 		return;
 	ecp_conn_hdr_src(c, s, &h, ecp_conn_src_seq(c),
 			 ecp_conn_src_ack_seq(s), TCPHDR_RST | TCPHDR_ACK, 0);
-	if (ecp_tcp_build(q, &h, 0, &pay))
+	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 }
 

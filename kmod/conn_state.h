@@ -26,6 +26,8 @@
 #define ECP_TICK	(HZ / 20)
 /* First repetition of the SYN-ACK to the client (RFC 6298 §2.1: 1 s). */
 #define ECP_SYNACK_RTO	HZ
+/* Longest interval between probes of a zero window (TCP: 120 s). */
+#define ECP_PERSIST_MAX	(60 * HZ)
 /* Segments re-sent when the RTO fires. */
 #define ECP_RTO_SEGS	4
 /* MSS assumed when a SYN carries none (RFC 9293 §3.7.1). */
@@ -45,6 +47,7 @@ struct ecp_conn_src {
 	bool synack;			/* its SYN-ACK arrived */
 	bool fin;
 	bool gone;			/* reset after its FIN was acked */
+	u8 stale_resets;		/* its TIME-WAIT ACKs answered */
 	u8 ws;				/* shift of the windows it sends */
 	u8 ws_out;			/* shift of the windows S sends it */
 	u16 mss;
@@ -132,6 +135,17 @@ static inline u32 ecp_conn_src_ack_seq(const struct ecp_conn_src *s)
 	return ecp_off_to_seq(ecp_conn_src_ack_off(s), s->isn + 1);
 }
 
+/*
+ * The window-scale shift S announces to the sources: the smallest that
+ * lets a 16-bit window cover the buffer, since EBSN never offers a source
+ * more.  The client's shift (up to 14) would round the window of a small
+ * buffer down to zero for ever.
+ */
+static inline u8 ecp_conn_src_wscale(u32 buffer_size)
+{
+	return clamp_t(int, fls(buffer_size) - 16, 0, ECP_EBSN_MAX_WSCALE);
+}
+
 /* Everything S sent the client, its FIN included (snd_max). */
 static inline u64 ecp_conn_client_snd_max(const struct ecp_conn_client *cl)
 {
@@ -193,6 +207,11 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 				const struct ecp_seg *p,
 				struct sk_buff_head *q);
 void ecp_conn_set_state(struct ecp_conn *c, u8 state);
+/*
+ * The MSS of the route from @saddr to @daddr, in [48, ECP_GSO_MAX], or 0
+ * if there is none.
+ */
+u16 ecp_conn_path_mss(struct net *net, __be32 saddr, __be32 daddr);
 /* Detach c from its task; the caller frees it after unlocking. */
 void ecp_conn_finish(struct ecp_conn *c);
 /* After teardown (dead set, task->conn cleared), unlocked, not in hardirq. */
@@ -203,10 +222,13 @@ void ecp_conn_free(struct ecp_conn *c);
  * and free @to_free, the connection it tore down (NULL if none).
  */
 void ecp_conn_unlock_send(struct ecp_task *t, struct net *net,
-			  struct sk_buff_head *q, struct ecp_conn *to_free);
+			  struct sk_buff_head *q, struct ecp_conn *to_free)
+	__releases(&t->lock);
 
 /* ---- conn_send.c ------------------------------------------------------- */
 
+/* A RST answering @p, which belongs to no connection. */
+void ecp_conn_send_rst_reply(const struct ecp_seg *p, struct sk_buff_head *q);
 void ecp_conn_send_syn_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			   struct sk_buff_head *q);
 void ecp_conn_send_synack_client(struct ecp_conn *c, struct sk_buff_head *q);
@@ -227,6 +249,12 @@ void ecp_conn_send_copy_src(struct ecp_conn *c, struct ecp_conn_src *s,
  * offset).
  */
 u64 ecp_conn_client_ack_off(const struct ecp_conn *c);
+/*
+ * A probe of the client's zero window (the persist timer): an ACK with
+ * the sequence number before what it acknowledged, which it answers with
+ * its current window (tcp_xmit_probe_skb()).
+ */
+void ecp_conn_send_probe_client(struct ecp_conn *c, struct sk_buff_head *q);
 /* A pure ACK to the client, for its bytes every source now has. */
 void ecp_conn_send_ack_client(struct ecp_conn *c, struct sk_buff_head *q);
 /*

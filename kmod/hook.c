@@ -6,11 +6,13 @@
  * them.  Everything else passes untouched.
  */
 #include <asm/unaligned.h>
+#include <linux/icmp.h>
 #include <linux/ip.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/tcp.h>
 #include <net/ip.h>
+#include <net/netfilter/ipv4/nf_defrag_ipv4.h>
 #include <net/tcp.h>
 
 #include "conn.h"
@@ -116,6 +118,61 @@ static int ecp_parse(struct sk_buff *skb, const struct nf_hook_state *state,
 	return 0;
 }
 
+/*
+ * ICMP "fragmentation needed" about a segment S sent from a VIP, to a
+ * client or a source: a router beyond the first hop has a smaller MTU
+ * (S sends with DF).  As TCP does (tcp_v4_err()), the connection checks
+ * that the quoted sequence number is one it has in flight, then lowers
+ * the route's path MTU and its MSS.  The message goes on to S's stack
+ * either way (NF_ACCEPT): it may be about one of S's own sockets.
+ */
+static void ecp_hook_icmp(struct net *net, struct sk_buff *skb)
+{
+	unsigned int off = ip_hdrlen(skb), inoff, inlen;
+	const struct icmphdr *icmph;
+	const struct iphdr *in;
+	const struct tcphdr *th;
+	struct ecp_conn_src *src;
+	struct ecp_task *t;
+	struct ecp_seg p = {};
+	u32 mtu, seq;
+
+	/* The quoted header and the first 8 bytes of TCP: ports, seq. */
+	if (!pskb_may_pull(skb, off + sizeof(*icmph) + sizeof(*in)))
+		return;
+	icmph = (const struct icmphdr *)(skb->data + off);
+	if (icmph->type != ICMP_DEST_UNREACH ||
+	    icmph->code != ICMP_FRAG_NEEDED)
+		return;
+	inoff = off + sizeof(*icmph);
+	in = (const struct iphdr *)(skb->data + inoff);
+	inlen = in->ihl * 4;
+	if (in->protocol != IPPROTO_TCP || inlen < sizeof(*in) ||
+	    !pskb_may_pull(skb, inoff + inlen + 8))
+		return;
+	icmph = (const struct icmphdr *)(skb->data + off);
+	in = (const struct iphdr *)(skb->data + inoff);
+	th = (const struct tcphdr *)(skb->data + inoff + inlen);
+	mtu = ntohs(icmph->un.frag.mtu);
+	seq = ntohl(th->seq);
+	/* The quoted segment as it looks from its receiver's side. */
+	p.h.saddr = in->daddr;
+	p.h.daddr = in->saddr;
+	p.h.sport = th->dest;
+	p.h.dport = th->source;
+	/* ipv4_update_pmtu() reads the quoted header at skb->data. */
+	__skb_pull(skb, inoff);
+	t = ecp_task_lookup_vip(ecp_net(net), AF_INET,
+				(const union nf_inet_addr *)&in->saddr,
+				th->source);
+	if (!t || !ecp_conn_rcv_icmp_client(net, t, skb, &p, seq, mtu)) {
+		src = ecp_conn_lookup_src(net, &p);
+		if (src)
+			ecp_conn_rcv_icmp_src(net, src, skb, seq, mtu);
+	}
+	__skb_push(skb, inoff);
+}
+
 static unsigned int ecp_hook_in(void *priv, struct sk_buff *skb,
 				const struct nf_hook_state *state)
 {
@@ -129,8 +186,18 @@ static unsigned int ecp_hook_in(void *priv, struct sk_buff *skb,
 	int reason;
 
 	iph = ip_hdr(skb);
-	/* Fragments cannot be matched by port; defrag runs before us. */
-	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
+	/*
+	 * Fragments cannot be matched by port: defrag (enabled with the
+	 * hook) runs before us, so only what it could not reassemble yet is
+	 * seen here.
+	 */
+	if (ip_is_fragment(iph))
+		return NF_ACCEPT;
+	if (iph->protocol == IPPROTO_ICMP) {
+		ecp_hook_icmp(net, skb);
+		return NF_ACCEPT;
+	}
+	if (iph->protocol != IPPROTO_TCP)
 		return NF_ACCEPT;
 	thoff = iph->ihl * 4;
 	/*
@@ -177,11 +244,14 @@ static unsigned int ecp_hook_in(void *priv, struct sk_buff *skb,
 }
 
 /*
- * Priority: after defragmentation (NF_IP_PRI_CONNTRACK_DEFRAG, -400), so
- * that a fragmented segment is seen whole when defrag is loaded, and
- * before raw (-300) and conntrack (-200), so that the proxied flows never
- * create conntrack entries nor get dropped as INVALID by it: the segments
- * are consumed here and S's own stack never sees them.
+ * Priority: after defragmentation (NF_IP_PRI_CONNTRACK_DEFRAG, -400, which
+ * ecp_hook_register() enables), so that a fragmented segment is seen
+ * whole, and before raw (-300) and conntrack (-200), so that the proxied
+ * flows never create conntrack entries nor get dropped as INVALID by it:
+ * the segments are consumed here and S's own stack never sees them.  An
+ * operator who wants to filter what reaches a VIP does it earlier: in the
+ * netdev ingress hook, or an ip prerouting chain below -400 (README,
+ * "Deploying on a router").
  */
 static const struct nf_hook_ops ecp_hook_ops[] = {
 	{
@@ -192,13 +262,22 @@ static const struct nf_hook_ops ecp_hook_ops[] = {
 	},
 };
 
-int ecp_hook_net_init(struct net *net)
+int ecp_hook_register(struct net *net)
 {
-	return nf_register_net_hooks(net, ecp_hook_ops,
-				     ARRAY_SIZE(ecp_hook_ops));
+	int ret;
+
+	ret = nf_defrag_ipv4_enable(net);
+	if (ret)
+		return ret;
+	ret = nf_register_net_hooks(net, ecp_hook_ops,
+				    ARRAY_SIZE(ecp_hook_ops));
+	if (ret)
+		nf_defrag_ipv4_disable(net);
+	return ret;
 }
 
-void ecp_hook_net_exit(struct net *net)
+void ecp_hook_unregister(struct net *net)
 {
 	nf_unregister_net_hooks(net, ecp_hook_ops, ARRAY_SIZE(ecp_hook_ops));
+	nf_defrag_ipv4_disable(net);
 }

@@ -4,8 +4,13 @@
 
 struct net;
 
-/* Register and unregister the data path's netfilter hooks in @net. */
-int ecp_hook_net_init(struct net *net);
-void ecp_hook_net_exit(struct net *net);
+/*
+ * Register and unregister the data path's netfilter hook, with IPv4
+ * defragmentation, in @net.  The namespace's tasks do it (task.c): the
+ * hook is there only while it has tasks, so that a router with the module
+ * loaded and no task pays nothing per packet.  Process context.
+ */
+int ecp_hook_register(struct net *net);
+void ecp_hook_unregister(struct net *net);
 
 #endif

@@ -11,8 +11,8 @@
 
 #include <linux/ecproxy.h>
 #include "ecproxy.h"
+#include "conn.h"
 #include "gf.h"
-#include "hook.h"
 #include "netlink.h"
 #include "netns.h"
 #include "task.h"
@@ -30,16 +30,16 @@ static int __net_init ecp_net_init(struct net *net)
 	ecp_stats_init(&en->retired);
 	atomic64_set(&en->retired_bytes_in, 0);
 	atomic64_set(&en->events_dropped, 0);
-	return ecp_hook_net_init(net);
+	/* The hook comes with the namespace's first task (task.c). */
+	return 0;
 }
 
 static void __net_exit ecp_net_exit(struct net *net)
 {
 	struct ecp_net *en = ecp_net(net);
 
-	/* No new segments first; then reset live connections. */
-	ecp_hook_net_exit(net);
 	/*
+	 * Reset live connections; the last task takes the hook with it.
 	 * Tasks are freed after a grace period and never touch en once
 	 * unpublished, so they may outlive it.
 	 */
@@ -63,9 +63,12 @@ static int __init ecp_mod_init(void)
 	ret = ecp_gf_init();
 	if (ret)
 		return ret;
-	ret = register_pernet_subsys(&ecp_net_ops);
+	ret = ecp_conn_init();
 	if (ret)
 		goto err_gf;
+	ret = register_pernet_subsys(&ecp_net_ops);
+	if (ret)
+		goto err_conn;
 	/* Netlink last: once registered, requests may arrive at once. */
 	ret = ecp_netlink_init();
 	if (ret)
@@ -75,6 +78,8 @@ static int __init ecp_mod_init(void)
 
 err_netns:
 	unregister_pernet_subsys(&ecp_net_ops);
+err_conn:
+	ecp_conn_exit();
 err_gf:
 	ecp_gf_exit();
 	return ret;
@@ -89,6 +94,8 @@ static void __exit ecp_mod_exit(void)
 	 * returning (softirq is an RCU read-side section).
 	 */
 	synchronize_rcu();
+	/* Buffer clears hold tasks; they end before the tasks can go. */
+	ecp_conn_exit();
 	/* Task frees are RCU callbacks into this module: let them run. */
 	rcu_barrier();
 	ecp_gf_exit();

@@ -30,6 +30,7 @@
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <net/netlink.h>
 
 #include "gf.h"
@@ -75,6 +76,15 @@ struct ecp_task {
 	u8 last_error;			/* enum ecproxy_conn_error */
 	s8 last_error_source;		/* source index or -1 */
 	void *conn;			/* the data path's connection */
+	/*
+	 * An aborted connection left partial sums in the buffer; a work
+	 * item (conn.c) zeroes them in process context, and no connection
+	 * starts until it is done.  Under lock.
+	 */
+	bool buffer_dirty;
+	u64 dirty_off;			/* ring offset and length to zero */
+	u32 dirty_len;
+	struct work_struct clear_work;
 	struct ecp_stats stats;
 	struct ecp_source src[];	/* k of them */
 };
@@ -90,8 +100,11 @@ struct ecp_task *ecp_task_alloc(unsigned int k);
 /* Free a task that was never added. */
 void ecp_task_free(struct ecp_task *t);
 
+/* ---- task_conf.c: configuration, under ecp_net.conf_lock ---- */
+
 /*
- * Check t's id and VIP:port are free, charge its buffer to the namespace,
+ * Check t's id and VIP:port are free and its VIP is local, charge its
+ * buffer to the namespace, register the hook if t is the first task,
  * allocate the buffer and publish the task.  On error, extack says why
  * and the caller still owns t.
  */
@@ -124,6 +137,10 @@ int ecp_task_stats_reset(struct ecp_net *en, const u32 *id,
 
 /* Caller holds rcu_read_lock() or en->conf_lock. */
 struct ecp_task *ecp_task_lookup_id(struct ecp_net *en, u32 id);
+/* The VIP hash list a task with this VIP:port is on. */
+struct hlist_head *ecp_task_vip_bucket(struct ecp_net *en, u8 family,
+				       const union nf_inet_addr *vip,
+				       __be16 port);
 struct ecp_task *ecp_task_lookup_vip(struct ecp_net *en, u8 family,
 				     const union nf_inet_addr *vip,
 				     __be16 port);

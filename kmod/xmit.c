@@ -4,9 +4,12 @@
  * and the rebuilt data to the client, resets.  Modelled on what
  * nf_synproxy_core.c does for its own segments.
  */
+#include <linux/highmem.h>
 #include <linux/ip.h>
 #include <linux/tcp.h>
+#include <kunit/visibility.h>
 #include <net/ip.h>
+#include <net/netfilter/nf_conntrack.h>
 #include <net/route.h>
 #include <net/tcp.h>
 
@@ -26,16 +29,14 @@ static unsigned int ecp_tcp_optlen(const struct ecp_tcp_hdr *h)
 }
 
 /*
- * Write the TCP header (and options) at the tail of @skb's linear part,
- * followed by @linear bytes of payload whose pointer is returned in
- * @payload; @paged more bytes are already in its page fragments.  Then
- * the IP header in front.
+ * Write the TCP header (and options) at the tail of @skb's linear part;
+ * @paged bytes of payload are already in its page fragments.  Then the IP
+ * header in front.
  */
 static void ecp_tcp_headers(struct sk_buff *skb, const struct ecp_tcp_hdr *h,
-			    unsigned int optlen, unsigned int linear,
-			    unsigned int paged, u8 **payload)
+			    unsigned int optlen, unsigned int paged)
 {
-	unsigned int tcplen = sizeof(struct tcphdr) + optlen + linear + paged;
+	unsigned int tcplen = sizeof(struct tcphdr) + optlen + paged;
 	struct tcphdr *th;
 	struct iphdr *iph;
 	__be32 *opt;
@@ -56,7 +57,6 @@ static void ecp_tcp_headers(struct sk_buff *skb, const struct ecp_tcp_hdr *h,
 	if ((h->flags & TCPHDR_SYN) && h->wscale >= 0)
 		*opt++ = htonl((TCPOPT_NOP << 24) | (TCPOPT_WINDOW << 16) |
 			       (TCPOLEN_WINDOW << 8) | h->wscale);
-	*payload = linear ? skb_put(skb, linear) : NULL;
 	skb->len += paged;
 	skb->data_len += paged;
 
@@ -84,43 +84,39 @@ static void ecp_tcp_headers(struct sk_buff *skb, const struct ecp_tcp_hdr *h,
 	skb->protocol = htons(ETH_P_IP);
 }
 
-int ecp_tcp_build(struct sk_buff_head *q, const struct ecp_tcp_hdr *h,
-		  unsigned int paylen, u8 **payload)
+int ecp_tcp_build(struct sk_buff_head *q, const struct ecp_tcp_hdr *h)
 {
 	unsigned int optlen = ecp_tcp_optlen(h);
 	struct sk_buff *skb;
 
-	skb = alloc_skb(MAX_TCP_HEADER + sizeof(struct tcphdr) + optlen +
-			paylen, GFP_ATOMIC);
+	skb = alloc_skb(MAX_TCP_HEADER + sizeof(struct tcphdr) + optlen,
+			GFP_ATOMIC);
 	if (!skb)
 		return -ENOMEM;
 	skb_reserve(skb, MAX_TCP_HEADER);
-	ecp_tcp_headers(skb, h, optlen, paylen, 0, payload);
+	ecp_tcp_headers(skb, h, optlen, 0);
 	__skb_queue_tail(q, skb);
 	return 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(ecp_tcp_build);
 
-struct sk_buff *ecp_tcp_build_gso(struct sk_buff_head *q,
-				  const struct ecp_tcp_hdr *h,
-				  unsigned int paylen, unsigned int mss)
+struct sk_buff *ecp_tcp_build_data(struct sk_buff_head *q,
+				   const struct ecp_tcp_hdr *h,
+				   unsigned int paylen, unsigned int mss)
 {
 	unsigned int optlen = ecp_tcp_optlen(h);
 	struct sk_buff *skb;
-	u8 *none;
 	int err;
 
-	if (WARN_ON_ONCE(!mss || paylen > ECP_GSO_MAX))
+	if (WARN_ON_ONCE(!mss || !paylen || paylen > ECP_GSO_MAX))
 		return NULL;
-	/*
-	 * Order-0 pages only: softirq must not depend on finding
-	 * contiguous memory, and 16 pages fit MAX_SKB_FRAGS.
-	 */
+	/* Order-0 pages only; 16 of them fit MAX_SKB_FRAGS. */
 	skb = alloc_skb_with_frags(MAX_TCP_HEADER + sizeof(struct tcphdr) +
 				   optlen, paylen, 0, &err, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, MAX_TCP_HEADER);
-	ecp_tcp_headers(skb, h, optlen, 0, paylen, &none);
+	ecp_tcp_headers(skb, h, optlen, paylen);
 	if (paylen > mss) {
 		skb_shinfo(skb)->gso_size = mss;
 		skb_shinfo(skb)->gso_type = SKB_GSO_TCPV4;
@@ -129,6 +125,34 @@ struct sk_buff *ecp_tcp_build_gso(struct sk_buff_head *q,
 	__skb_queue_tail(q, skb);
 	return skb;
 }
+EXPORT_SYMBOL_IF_KUNIT(ecp_tcp_build_data);
+
+int ecp_tcp_copy_payload(struct sk_buff *to, const struct sk_buff *from,
+			 int from_off, int len)
+{
+	unsigned int at = ecp_tcp_payload_offset(to);
+	struct skb_shared_info *sh = skb_shinfo(to);
+	int i;
+
+	/* ecp_tcp_build_data() put nothing after the headers in the head. */
+	if (at != skb_headlen(to) || len != to->data_len)
+		return -EFAULT;
+	for (i = 0; i < sh->nr_frags && len; i++) {
+		skb_frag_t *f = &sh->frags[i];
+		int n = min_t(int, len, skb_frag_size(f));
+		u8 *va = kmap_local_page(skb_frag_page(f));
+		int err = skb_copy_bits(from, from_off,
+					va + skb_frag_off(f), n);
+
+		kunmap_local(va);
+		if (err)
+			return err;
+		from_off += n;
+		len -= n;
+	}
+	return len ? -EFAULT : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_tcp_copy_payload);
 
 static struct rtable *ecp_route(struct net *net, __be32 saddr, __be32 daddr)
 {
@@ -168,6 +192,16 @@ void ecp_xmit_queue(struct net *net, struct sk_buff_head *q)
 		}
 		skb_dst_set(skb, &rt->dst);
 		iph->ttl = ip4_dst_hoplimit(&rt->dst);
+#if IS_ENABLED(CONFIG_NF_CONNTRACK)
+		/*
+		 * S's segments belong to no connection conntrack could
+		 * follow: the segments they answer were consumed before
+		 * conntrack (hook.c), so it would see half of each flow and
+		 * call it INVALID, and a stateful ruleset would drop S's
+		 * SYNs.  Untracked, they create no entry and meet no NAT.
+		 */
+		nf_ct_set(skb, NULL, IP_CT_UNTRACKED);
+#endif
 		ip_local_out(net, NULL, skb);
 	}
 }

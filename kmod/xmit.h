@@ -31,38 +31,50 @@ struct ecp_tcp_hdr {
 };
 
 /*
- * Allocate a segment with @paylen bytes of payload (returned in @payload,
- * to be filled by the caller) and queue it on @q.  The checksum is left to
- * offload (CHECKSUM_PARTIAL); the pseudo header does not depend on the
- * payload, so filling it later is fine.  Returns 0 or -ENOMEM.
+ * Queue a segment without payload on @q (SYN, ACK, FIN, RST).  The
+ * checksum is left to offload (CHECKSUM_PARTIAL).  Returns 0 or -ENOMEM.
  */
-int ecp_tcp_build(struct sk_buff_head *q, const struct ecp_tcp_hdr *h,
-		  unsigned int paylen, u8 **payload);
+int ecp_tcp_build(struct sk_buff_head *q, const struct ecp_tcp_hdr *h);
 
 /*
- * Payload bytes one ecp_tcp_build_gso() segment may carry: the IP total
+ * Payload bytes one ecp_tcp_build_data() segment may carry: the IP total
  * length must fit 16 bits with the longest IP and TCP headers (16 pages of
  * 4 KiB, below MAX_SKB_FRAGS).
  */
 #define ECP_GSO_MAX	(65535 - 60 - 60)
 
 /*
- * Like ecp_tcp_build(), for up to ECP_GSO_MAX bytes of payload held in
- * page fragments, and sent as segments of at most @mss payload bytes
- * (GSO: the device or the stack cuts it).  The caller writes the payload
- * with skb_store_bits() at ecp_tcp_payload_offset().  Returns the queued
+ * Queue a segment with @paylen (1..ECP_GSO_MAX) bytes of payload, sent as
+ * segments of at most @mss payload bytes (GSO when longer: the device or
+ * the stack cuts it).  The payload lives in order-0 page fragments, never
+ * in the linear head: softirq must not depend on finding contiguous
+ * memory, which a 9000-byte segment in the head would need (order 2).
+ * The caller writes it at ecp_tcp_payload_offset(), with skb_store_bits()
+ * or ecp_tcp_copy_payload(); the pseudo header does not depend on the
+ * payload, so filling it after the headers is fine.  Returns the queued
  * skb or NULL.
  */
-struct sk_buff *ecp_tcp_build_gso(struct sk_buff_head *q,
-				  const struct ecp_tcp_hdr *h,
-				  unsigned int paylen, unsigned int mss);
+struct sk_buff *ecp_tcp_build_data(struct sk_buff_head *q,
+				   const struct ecp_tcp_hdr *h,
+				   unsigned int paylen, unsigned int mss);
 
 static inline unsigned int ecp_tcp_payload_offset(const struct sk_buff *skb)
 {
 	return skb_transport_offset(skb) + tcp_hdrlen(skb);
 }
 
-/* Route and send every queued segment.  Any context but hardirq. */
+/*
+ * Copy @len bytes at @from_off of @from (any layout) into the payload of
+ * @to, a segment from ecp_tcp_build_data(), at payload offset 0.
+ * Returns 0 or -EFAULT.
+ */
+int ecp_tcp_copy_payload(struct sk_buff *to, const struct sk_buff *from,
+			 int from_off, int len);
+
+/*
+ * Route and send every queued segment, untracked by conntrack.  Any
+ * context but hardirq.
+ */
 void ecp_xmit_queue(struct net *net, struct sk_buff_head *q);
 
 /* MTU of the route from @saddr to @daddr, or 0 if there is none. */

@@ -81,6 +81,9 @@ static const struct {
 	{ ECPROXY_A_STATS_CONNS_DONE, "conns_done" },
 	{ ECPROXY_A_STATS_CONNS_FAILED, "conns_failed" },
 	{ ECPROXY_A_STATS_PROMPTS, "prompts" },
+	{ ECPROXY_A_STATS_PMTU_UPDATES, "pmtu_updates" },
+	{ ECPROXY_A_STATS_TIME_WAIT_RESETS, "time_wait_resets" },
+	{ ECPROXY_A_STATS_WINDOW_PROBES, "window_probes" },
 };
 
 static json_object *u64_json(const struct nlattr *a)
@@ -266,6 +269,10 @@ void ecctl_fmt_stats_text(json_object *st, const char *in)
 	       " prompts %" PRId64 "\n",
 	       in, num(st, "window_clamps"), num(st, "peak_buffer"), num(st, "overflow"),
 	       num(st, "prompts"));
+	printf("%spmtu-updates %" PRId64 " time-wait-resets %" PRId64
+	       " window-probes %" PRId64 "\n",
+	       in, num(st, "pmtu_updates"), num(st, "time_wait_resets"),
+	       num(st, "window_probes"));
 	if (json_object_object_get_ex(st, "drops", &drops)) {
 		printf("%sdrops", in);
 		json_object_object_foreach(drops, key, val) {

@@ -246,11 +246,22 @@
  *    WINDOW_CLAMPS: ACKs whose window was lowered to the room left in the
  *                   decode buffer.
  *    PEAK_BUFFER: highest buffer occupancy seen, bytes.
- *    OVERFLOW: bytes a source sent beyond the offered window that did not
- *              fit in the headroom, and were dropped.
+ *    OVERFLOW: segments of a source that were dropped because they did
+ *              not fit: beyond the offered window and the headroom, or
+ *              needing an interval beyond what the source's interval set
+ *              holds (the source sends them again).
  *    CONNS: client connections accepted.
  *    CONNS_DONE: connections that delivered every byte and closed.
  *    CONNS_FAILED: connections reset or timed out.
+ *    PMTU_UPDATES: ICMP "fragmentation needed" messages about a segment
+ *                  S had in flight that lowered the MSS of the client's or
+ *                  a source's path (S sends with DF, as TCP does).
+ *    TIME_WAIT_RESETS: ACKs a source sent instead of a SYN-ACK, from a
+ *                      TIME-WAIT left by an earlier connection on the same
+ *                      ports; S answered each with a RST and a new SYN.
+ *    WINDOW_PROBES: probes S sent a client whose window was zero (the
+ *                   persist timer), so that a lost window update cannot
+ *                   stall the connection.
  *    PROMPTS: duplicate ACKs S sent a source that had a hole at the
  *             offset the client acknowledged, so that its fast
  *             retransmit resends the hole instead of waiting for its RTO.
@@ -381,6 +392,9 @@ enum ecproxy_stats_attr {
 	ECPROXY_A_STATS_LAST_ERROR,
 	ECPROXY_A_STATS_LAST_ERROR_SOURCE,
 	ECPROXY_A_STATS_PROMPTS,
+	ECPROXY_A_STATS_PMTU_UPDATES,
+	ECPROXY_A_STATS_TIME_WAIT_RESETS,
+	ECPROXY_A_STATS_WINDOW_PROBES,
 	__ECPROXY_A_STATS_MAX
 };
 #define ECPROXY_A_STATS_MAX (__ECPROXY_A_STATS_MAX - 1)
