@@ -8,6 +8,7 @@
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
+#include <linux/export.h>
 #include <kunit/visibility.h>
 
 #include "cc.h"

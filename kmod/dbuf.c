@@ -9,6 +9,7 @@
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/export.h>
 #include <kunit/visibility.h>
 
 #include "dbuf.h"

@@ -4,6 +4,7 @@
  */
 #include <linux/limits.h>
 #include <linux/minmax.h>
+#include <linux/export.h>
 #include <kunit/visibility.h>
 
 #include "ebsn.h"

@@ -30,6 +30,7 @@
 #ifdef CONFIG_X86_64
 #include <asm/fpu/api.h>
 #endif
+#include <linux/export.h>
 #include <kunit/visibility.h>
 
 #include "gf_impl.h"

@@ -3,6 +3,7 @@
  * GF(2^8) field tables and per-coefficient precomputation.
  */
 #include <linux/kernel.h>
+#include <linux/export.h>
 #include <kunit/visibility.h>
 
 #include "gf_impl.h"

@@ -6,6 +6,7 @@
  */
 #include <linux/highmem.h>
 #include <linux/skbuff.h>
+#include <linux/export.h>
 #include <kunit/visibility.h>
 
 #include "gf.h"

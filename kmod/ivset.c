@@ -7,6 +7,7 @@
 #include <linux/errno.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/export.h>
 #include <kunit/visibility.h>
 
 #include "ivset.h"

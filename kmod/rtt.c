@@ -5,6 +5,7 @@
  * granularity.
  */
 #include <linux/minmax.h>
+#include <linux/export.h>
 #include <kunit/visibility.h>
 
 #include "rtt.h"

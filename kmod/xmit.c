@@ -7,6 +7,7 @@
 #include <linux/highmem.h>
 #include <linux/ip.h>
 #include <linux/tcp.h>
+#include <linux/export.h>
 #include <kunit/visibility.h>
 #include <net/ip.h>
 #include <net/netfilter/nf_conntrack.h>
