@@ -126,10 +126,8 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	/*
 	 * The client cannot send past the largest window S can offer it:
 	 * beyond that a segment is forged, and taking it would move rcv_nxt,
-	 * where S's segments to the sources start, out of their windows.
-	 */
-	/*
-	 * A keepalive or window probe carries the sequence number before
+	 * where S's segments to the sources start, out of their windows.  A
+	 * keepalive or window probe carries the sequence number before
 	 * rcv_nxt, which is the ISN itself (offset -1) before any byte.
 	 */
 	if (ack_off < 0 || ack_off > snd_max || seq_off < -1 ||
@@ -144,7 +142,7 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	win = (u32)p->h.win << cl->ws;
 	/* A window update is not a duplicate ACK (RFC 5681 §2). */
 	win_changed = win != cl->win;
-	/* The window opens: the persist timer's backoff ends (tcp_ack_probe()). */
+	/* The window opens: the persist timer's backoff ends (tcp_ack_probe). */
 	if (!cl->win && win)
 		cl->rto = ecp_rtt_rto(&cl->rtt);
 	cl->win = win;

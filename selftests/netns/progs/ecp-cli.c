@@ -4,12 +4,16 @@
  * connect to ADDR:PORT, send a request if given, read everything until the
  * server closes, and report how much arrived and how long it took.
  *
- *   ecp-cli [-W GATE] [-q REQFILE] [-S] [-o OUT] ADDR PORT
+ *   ecp-cli [-W GATE] [-P GATE] [-b BYTES] [-q REQFILE] [-S] [-o OUT]
+ *           ADDR PORT
  *
  * -W waits, once connected, until the file GATE exists (a barrier: with
  * sources that answer a request, many connections can be held open and
  * then released together).  -q sends the contents of REQFILE; -S then
- * shuts down the sending side (A's FIN goes out before the reply).  What
+ * shuts down the sending side (A's FIN goes out before the reply).  -P
+ * stops reading once the first bytes are in, until the file GATE exists:
+ * a client that stops reading, whose window closes.  -b sets the receive
+ * buffer (SO_RCVBUF) before connecting, so that it closes sooner.  What
  * arrives goes to OUT or to stdout.  The last line on stderr is "bytes N seconds S", S measured
  * from before connect() to the server's FIN.  Exits 1 if the connection
  * fails (saying after how long) or is reset.
@@ -61,7 +65,7 @@ static double now(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ecp-cli [-W GATE] [-q REQFILE] [-S] [-o OUT] ADDR PORT\n");
+		"usage: ecp-cli [-W GATE] [-P GATE] [-b BYTES] [-q REQFILE] [-S] [-o OUT] ADDR PORT\n");
 	exit(2);
 }
 
@@ -69,15 +73,21 @@ int main(int argc, char **argv)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	static char buf[1 << 16];
-	const char *req = NULL, *out = NULL, *gate = NULL;
+	const char *req = NULL, *out = NULL, *gate = NULL, *pause = NULL;
 	unsigned long long total = 0;
-	int s, fd = STDOUT_FILENO, opt, shut = 0;
+	int s, fd = STDOUT_FILENO, opt, shut = 0, rcvbuf = 0;
 	double t0;
 
-	while ((opt = getopt(argc, argv, "W:q:So:")) != -1) {
+	while ((opt = getopt(argc, argv, "W:P:b:q:So:")) != -1) {
 		switch (opt) {
 		case 'W':
 			gate = optarg;
+			break;
+		case 'P':
+			pause = optarg;
+			break;
+		case 'b':
+			rcvbuf = atoi(optarg);
 			break;
 		case 'q':
 			req = optarg;
@@ -105,6 +115,11 @@ int main(int argc, char **argv)
 	}
 	t0 = now();
 	s = socket(AF_INET, SOCK_STREAM, 0);
+	if (s >= 0 && rcvbuf &&
+	    setsockopt(s, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf))) {
+		perror("ecp-cli: SO_RCVBUF");
+		return 1;
+	}
 	if (s < 0 || connect(s, (struct sockaddr *)&sin, sizeof(sin))) {
 		int err = errno;
 
@@ -138,6 +153,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		total += n;
+		while (pause && access(pause, F_OK))
+			usleep(10000);
+		pause = NULL;
 	}
 	fprintf(stderr, "bytes %llu seconds %.6f\n", total, now() - t0);
 	close(s);
