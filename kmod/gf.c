@@ -115,6 +115,19 @@ const char *ecp_gf_impl_name(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_gf_impl_name);
 
+const char *ecp_gf_impl_next(unsigned int *pos)
+{
+	const struct ecp_gf_impl *impl;
+
+	while (*pos < ECP_GF_NR_IMPLS) {
+		impl = ecp_gf_impls[(*pos)++];
+		if (ecp_gf_impl_usable(impl))
+			return impl->name;
+	}
+	return NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_gf_impl_next);
+
 void ecp_gf_xor(u8 *dst, const u8 *src, size_t len)
 {
 	if (len < ECP_GF_SIMD_MIN)

@@ -31,7 +31,15 @@ struct ecp_gf_coef {
 
 int ecp_gf_init(void);
 void ecp_gf_exit(void);
+/* The implementation in use. */
 const char *ecp_gf_impl_name(void);
+/*
+ * The implementations this CPU and kernel can run, scalar first: the name
+ * of the next one from *pos on (start with *pos = 0), or NULL at the end.
+ */
+const char *ecp_gf_impl_next(unsigned int *pos);
+#define ecp_gf_for_each_impl(name, pos) \
+	for ((pos) = 0; ((name) = ecp_gf_impl_next(&(pos))); )
 
 u8 ecp_gf_mul1(u8 a, u8 b);
 /* Multiplicative inverse; ecp_gf_inv(0) is 0 by convention. */

@@ -482,6 +482,31 @@ static void gf_stripe_test(struct kunit *test)
 	}
 }
 
+/* The iterator lists exactly the usable implementations, scalar first. */
+static void gf_impl_names_test(struct kunit *test)
+{
+	unsigned int pos, i = 0, nr = 0;
+	bool active_seen = false;
+	const char *name;
+
+	ecp_gf_for_each_impl(name, pos) {
+		while (ecp_gf_impls[i] && !ecp_gf_impl_usable(ecp_gf_impls[i]))
+			i++;
+		KUNIT_ASSERT_NOT_NULL(test, ecp_gf_impls[i]);
+		KUNIT_EXPECT_STREQ(test, name, ecp_gf_impls[i]->name);
+		active_seen |= !strcmp(name, ecp_gf_impl_name());
+		i++;
+		nr++;
+	}
+	while (ecp_gf_impls[i] && !ecp_gf_impl_usable(ecp_gf_impls[i]))
+		i++;
+	KUNIT_EXPECT_NULL(test, ecp_gf_impls[i]);
+	KUNIT_EXPECT_GE(test, nr, 1);
+	KUNIT_EXPECT_TRUE(test, active_seen);
+	pos = 0;
+	KUNIT_EXPECT_STREQ(test, ecp_gf_impl_next(&pos), "scalar");
+}
+
 static struct kunit_case ecp_gf_test_cases[] = {
 	KUNIT_CASE(gf_field_test),
 	KUNIT_CASE(gf_golden_test),
@@ -492,6 +517,7 @@ static struct kunit_case ecp_gf_test_cases[] = {
 	KUNIT_CASE(gf_api_test),
 	KUNIT_CASE(gf_context_test),
 	KUNIT_CASE(gf_stripe_test),
+	KUNIT_CASE(gf_impl_names_test),
 	{}
 };
 
