@@ -86,6 +86,30 @@ static bool ecp_gf_fpu_usable(void)
 #endif
 }
 
+#ifdef CONFIG_X86_64
+/*
+ * mul_acc_multi in FPU sections of as much memory traffic as one
+ * ECP_GF_FPU_CHUNK section of mul_acc (read source and dst, write dst), so
+ * that they stay as short whatever n; whole cache lines of dst each.
+ */
+static void ecp_gf_multi_sections(const struct ecp_gf_impl *impl,
+				  const struct ecp_gf_coef *const k[], u8 *dst,
+				  const u8 *const src[], unsigned int n,
+				  size_t len)
+{
+	size_t chunk = (3 * ECP_GF_FPU_CHUNK / (n + 2)) & ~63UL;
+	size_t off, step;
+
+	chunk = max_t(size_t, chunk, 64);
+	for (off = 0; off < len; off += step) {
+		step = min(len - off, chunk);
+		kernel_fpu_begin();
+		impl->mul_acc_multi(k, dst, src, n, off, step);
+		kernel_fpu_end();
+	}
+}
+#endif
+
 void ecp_gf_impl_run(const struct ecp_gf_impl *impl, enum ecp_gf_op op,
 		     const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
 		     size_t len)
@@ -108,6 +132,22 @@ void ecp_gf_impl_run(const struct ecp_gf_impl *impl, enum ecp_gf_op op,
 #endif
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_gf_impl_run);
+
+void ecp_gf_impl_run_multi(const struct ecp_gf_impl *impl,
+			   const struct ecp_gf_coef *const k[], u8 *dst,
+			   const u8 *const src[], unsigned int n, size_t len)
+{
+	if (!n)
+		return;
+	if (!impl->simd || !ecp_gf_fpu_usable()) {
+		ecp_gf_scalar_mul_acc_multi(k, dst, src, n, 0, len);
+		return;
+	}
+#ifdef CONFIG_X86_64
+	ecp_gf_multi_sections(impl, k, dst, src, n, len);
+#endif
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_gf_impl_run_multi);
 
 const char *ecp_gf_impl_name(void)
 {
@@ -167,6 +207,19 @@ void ecp_gf_mul(const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
 				dst, src, len);
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_gf_mul);
+
+void ecp_gf_mul_acc_multi(const struct ecp_gf_coef *const k[], u8 *dst,
+			  const u8 *const src[], unsigned int n, size_t len)
+{
+	if (n == 1)
+		ecp_gf_mul_acc(k[0], dst, src[0], len);
+	else if (len < ECP_GF_SIMD_MIN)
+		ecp_gf_scalar_mul_acc_multi(k, dst, src, n, 0, len);
+	else
+		ecp_gf_impl_run_multi(READ_ONCE(ecp_gf_active), k, dst, src,
+				      n, len);
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_gf_mul_acc_multi);
 
 static const struct ecp_gf_impl *ecp_gf_lookup(const char *name)
 {

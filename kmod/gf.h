@@ -57,6 +57,16 @@ void ecp_gf_mul(const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
 void ecp_gf_xor(u8 *dst, const u8 *src, size_t len);
 
 /*
+ * dst ^= k[0] * src[0] ^ ... ^ k[n - 1] * src[n - 1], reading each source
+ * once and reading and writing dst once, where n ecp_gf_mul_acc() calls
+ * read and write dst n times.  For a stream range whose bytes several
+ * sources have delivered (under EBSN they arrive in step).  Any n (0 does
+ * nothing), len and alignment; each source is dst or does not overlap it.
+ */
+void ecp_gf_mul_acc_multi(const struct ecp_gf_coef *const k[], u8 *dst,
+			  const u8 *const src[], unsigned int n, size_t len);
+
+/*
  * dst[0..len) ^= c * skb bytes [offset, offset + len), reading the linear
  * head, page fragments and frag_list in place. Returns 0, or -EFAULT if the
  * range is not inside the skb (dst is then untouched).
