@@ -187,51 +187,52 @@ static __always_inline void ecp_gf_gfni512_mul64(const u8 *src)
 	asm volatile(ECP_GF2P8AFFINE_Z1);
 }
 
-/* Below 64 bytes the ymm code takes over, itself ending in scalar code. */
+/*
+ * One 64-byte line per step, each finished before the next: on Zen 5 this
+ * runs faster than four loads, four products, four stores per step, and
+ * the out-of-order core overlaps the steps anyway.  The tail (< 64 bytes)
+ * uses masked loads and stores rather than narrower or scalar code.
+ */
 static void ecp_gf_gfni512_mul_acc(const struct ecp_gf_coef *k, u8 *dst,
 				   const u8 *src, size_t len)
 {
 	asm volatile("vpbroadcastq %0, %%zmm0" : : "m" (k->gfni_matrix));
-	for (; len >= 256; len -= 256, src += 256, dst += 256) {
-		ecp_gf_gfni512_mul256(src);
-		asm volatile("vpxorq %0, %%zmm1, %%zmm1" : : "m" (ECP_IN64(dst)));
-		asm volatile("vpxorq %0, %%zmm2, %%zmm2"
-			     : : "m" (ECP_IN64(dst + 64)));
-		asm volatile("vpxorq %0, %%zmm3, %%zmm3"
-			     : : "m" (ECP_IN64(dst + 128)));
-		asm volatile("vpxorq %0, %%zmm4, %%zmm4"
-			     : : "m" (ECP_IN64(dst + 192)));
-		asm volatile("vmovdqu64 %%zmm1, %0" : "=m" (ECP_OUT64(dst)));
-		asm volatile("vmovdqu64 %%zmm2, %0" : "=m" (ECP_OUT64(dst + 64)));
-		asm volatile("vmovdqu64 %%zmm3, %0" : "=m" (ECP_OUT64(dst + 128)));
-		asm volatile("vmovdqu64 %%zmm4, %0" : "=m" (ECP_OUT64(dst + 192)));
-	}
 	for (; len >= 64; len -= 64, src += 64, dst += 64) {
 		ecp_gf_gfni512_mul64(src);
 		asm volatile("vpxorq %0, %%zmm1, %%zmm1" : : "m" (ECP_IN64(dst)));
 		asm volatile("vmovdqu64 %%zmm1, %0" : "=m" (ECP_OUT64(dst)));
 	}
+	if (len) {
+		ecp_gf_zmm_tail_mask(len);
+		asm volatile("vmovdqu8 %0, %%zmm1%{%%k1%}%{z%}"
+			     : : "m" (ECP_IN64(src)));
+		asm volatile(ECP_GF2P8AFFINE_Z1);
+		asm volatile("vmovdqu8 %0, %%zmm2%{%%k1%}%{z%}"
+			     : : "m" (ECP_IN64(dst)));
+		asm volatile("vpxorq %zmm2, %zmm1, %zmm1");
+		asm volatile("vmovdqu8 %%zmm1, %0%{%%k1%}"
+			     : "+m" (ECP_OUT64(dst)));
+	}
 	asm volatile("vzeroupper");
-	ecp_gf_gfni_mul_acc(k, dst, src, len);
 }
 
 static void ecp_gf_gfni512_mul(const struct ecp_gf_coef *k, u8 *dst,
 			       const u8 *src, size_t len)
 {
 	asm volatile("vpbroadcastq %0, %%zmm0" : : "m" (k->gfni_matrix));
-	for (; len >= 256; len -= 256, src += 256, dst += 256) {
-		ecp_gf_gfni512_mul256(src);
-		asm volatile("vmovdqu64 %%zmm1, %0" : "=m" (ECP_OUT64(dst)));
-		asm volatile("vmovdqu64 %%zmm2, %0" : "=m" (ECP_OUT64(dst + 64)));
-		asm volatile("vmovdqu64 %%zmm3, %0" : "=m" (ECP_OUT64(dst + 128)));
-		asm volatile("vmovdqu64 %%zmm4, %0" : "=m" (ECP_OUT64(dst + 192)));
-	}
 	for (; len >= 64; len -= 64, src += 64, dst += 64) {
 		ecp_gf_gfni512_mul64(src);
 		asm volatile("vmovdqu64 %%zmm1, %0" : "=m" (ECP_OUT64(dst)));
 	}
+	if (len) {
+		ecp_gf_zmm_tail_mask(len);
+		asm volatile("vmovdqu8 %0, %%zmm1%{%%k1%}%{z%}"
+			     : : "m" (ECP_IN64(src)));
+		asm volatile(ECP_GF2P8AFFINE_Z1);
+		asm volatile("vmovdqu8 %%zmm1, %0%{%%k1%}"
+			     : "+m" (ECP_OUT64(dst)));
+	}
 	asm volatile("vzeroupper");
-	ecp_gf_gfni_mul(k, dst, src, len);
 }
 
 /*
