@@ -7,6 +7,8 @@
 #                        DEMO_SIZE=64m DEMO_CAP=8mbit
 #   make bench           the benchmarks (bench/run.sh), results in build/bench
 #   make bench-gf        GF(2^8) kernels against ISA-L (in a VM unless VM=0)
+#   make unit            the pure kernel units and their KUnit suites built
+#                        for the host (selftests/unit): seconds, no VM, no root
 #   make install         module (modules_install + depmod) and tools
 #   make KDIR=/path/to/kernel/build   build for another kernel (>= 6.1)
 #
@@ -25,7 +27,7 @@ KREL = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/
 PREFIX ?= /usr/local
 VM ?= 1
 
-.PHONY: all module tools progs check demo bench bench-gf install \
+.PHONY: all module tools progs check demo bench bench-gf unit install \
 	modules_install clean deps
 
 all: module tools progs
@@ -76,6 +78,10 @@ else
 	selftests/vm/run --kernel debian -- bench/gf/run.sh $(CURDIR)/build/bench/gf
 endif
 
+# make unit: TAP, then "N passed, N failed"; see selftests/unit/Makefile.
+unit:
+	$(MAKE) --no-print-directory -C selftests/unit run
+
 # INSTALL_MOD_PATH and DESTDIR stage an install (for packaging) as usual.
 modules_install: module
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
@@ -90,4 +96,5 @@ clean:
 	$(MAKE) -C tools clean
 	$(MAKE) -C selftests/netns/progs clean
 	-$(MAKE) -C bench/gf clean
+	$(MAKE) -C selftests/unit clean
 	rm -rf build
