@@ -3,6 +3,7 @@
 #ifndef _SHIM_LINUX_MODULE_H
 #define _SHIM_LINUX_MODULE_H
 
+#include <linux/export.h>
 #include <linux/moduleparam.h>
 
 struct module;
@@ -14,9 +15,5 @@ struct module;
 #define MODULE_VERSION(x)
 #define MODULE_ALIAS(x)
 #define MODULE_IMPORT_NS(x)
-#define EXPORT_SYMBOL(sym)
-#define EXPORT_SYMBOL_GPL(sym)
-#define EXPORT_SYMBOL_NS(sym, ns)
-#define EXPORT_SYMBOL_NS_GPL(sym, ns)
 
 #endif
