@@ -36,6 +36,7 @@
 
 #include <asm/processor.h>
 #include <linux/kernel.h>
+#include <linux/string.h>
 
 #include "gf_impl.h"
 
@@ -301,7 +302,9 @@ int main(int argc, char **argv)
 		unsigned int pos;
 		const char *name;
 
-		printf("cpu=%s\n", boot_cpu_data.x86_model_id);
+		printf("cpu=%s (family %d, model %d)\n",
+		       strim(boot_cpu_data.x86_model_id), boot_cpu_data.x86,
+		       boot_cpu_data.x86_model);
 		printf("selected=%s\n", ecp_gf_impl_name());
 		printf("usable=");
 		ecp_gf_for_each_impl(name, pos)

@@ -15,7 +15,9 @@
 #   gf-bench.csv  the 4 KiB summary bench/report.sh plots (make bench)
 #
 # Environment: BENCH_GF_MS (ms per run, default 20), BENCH_GF_RUNS (runs,
-# default 5), ECP_GF_BENCH (path of gf_bench).  About 30 s on 2 cores.
+# default 5), ECP_GF_BENCH (path of gf_bench), BENCH_GF_REUSE=1 (make the
+# tables and plots again from OUTDIR/gf-host.csv, measuring nothing).
+# About 30 s on 2 cores.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,10 +28,14 @@ mkdir -p "$out"
 csv=$out/gf-host.csv md=$out/gf-bench.md sum=$out/gf-bench.csv
 
 info=$("$bin" -i)
-cpu=$(sed -n 's/^cpu=//p' <<< "$info" | sed 's/ *$//')
+cpu=$(sed -n 's/^cpu=//p' <<< "$info")
 selected=$(sed -n 's/^selected=//p' <<< "$info")
-echo "gf bench: $cpu, the module would use $selected; measuring ..." >&2
-"$bin" -t "${BENCH_GF_MS:-20}" -r "${BENCH_GF_RUNS:-5}" > "$csv"
+if [ -n "${BENCH_GF_REUSE:-}" ] && [ -s "$csv" ]; then
+	echo "gf bench: tables from $csv" >&2
+else
+	echo "gf bench: $cpu, the module would use $selected; measuring ..." >&2
+	"$bin" -t "${BENCH_GF_MS:-20}" -r "${BENCH_GF_RUNS:-5}" > "$csv"
+fi
 
 # fig TEST METHOD IMPL SIZE ALIGN K: one figure from the CSV (empty if none)
 fig() {
@@ -49,10 +55,12 @@ best() {
 {
 	echo "GF(2^8) on the host CPU: $cpu (one core, GB/s = 10^9 bytes/s)"
 	echo
-	echo "CPU: $cpu; kernel $(uname -r); ISA-L $(dpkg-query -W -f='${Version}' libisal2 2>/dev/null || echo '?');"
+	echo "CPU: $cpu, flags: $(grep -m1 -ow -E 'avx512bw|gfni|avx2|ssse3' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+	echo "kernel $(uname -r); ISA-L $(dpkg-query -W -f='${Version}' libisal2 2>/dev/null || echo '?');"
 	echo "the module's load-time benchmark picks **$selected** here."
-	echo "Best batch of about 0.2 ms in ${BENCH_GF_RUNS:-5} runs of ${BENCH_GF_MS:-20} ms; aligned: 64-byte aligned buffers;"
-	echo "unaligned: source and destination at odd offsets (see bench/gf/gf_bench.c)."
+	echo "Each figure: the best batch of about 0.2 ms in ${BENCH_GF_RUNS:-5} runs of ${BENCH_GF_MS:-20} ms;"
+	echo "aligned: 64-byte aligned buffers; unaligned: source and destination at"
+	echo "odd offsets (see bench/gf/gf_bench.c)."
 	echo
 	echo "### mul_acc (dst ^= c * src), GB/s"
 	echo
