@@ -31,7 +31,15 @@ struct ecp_gf_coef {
 
 int ecp_gf_init(void);
 void ecp_gf_exit(void);
+/* The implementation in use. */
 const char *ecp_gf_impl_name(void);
+/*
+ * The implementations this CPU and kernel can run, scalar first: the name
+ * of the next one from *pos on (start with *pos = 0), or NULL at the end.
+ */
+const char *ecp_gf_impl_next(unsigned int *pos);
+#define ecp_gf_for_each_impl(name, pos) \
+	for ((pos) = 0; ((name) = ecp_gf_impl_next(&(pos))); )
 
 u8 ecp_gf_mul1(u8 a, u8 b);
 /* Multiplicative inverse; ecp_gf_inv(0) is 0 by convention. */
@@ -47,6 +55,16 @@ void ecp_gf_mul(const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
 		size_t len);
 /* dst ^= src */
 void ecp_gf_xor(u8 *dst, const u8 *src, size_t len);
+
+/*
+ * dst ^= k[0] * src[0] ^ ... ^ k[n - 1] * src[n - 1], reading each source
+ * once and reading and writing dst once, where n ecp_gf_mul_acc() calls
+ * read and write dst n times.  For a stream range whose bytes several
+ * sources have delivered (under EBSN they arrive in step).  Any n (0 does
+ * nothing), len and alignment; each source is dst or does not overlap it.
+ */
+void ecp_gf_mul_acc_multi(const struct ecp_gf_coef *const k[], u8 *dst,
+			  const u8 *const src[], unsigned int n, size_t len);
 
 /*
  * dst[0..len) ^= c * skb bytes [offset, offset + len), reading the linear

@@ -112,6 +112,68 @@ void ecp_gf_avx2_xor(const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
 	ecp_gf_scalar_xor(k, dst, src, len);
 }
 
+/* ymm(acc) ^= c * src[0..32) for the tables in ymm4/ymm5; ymm0, ymm1 scratch */
+#define ECP_GF_AVX2_MAC32(src, acc)					\
+	do {								\
+		asm volatile("vmovdqu %0, %%ymm0" : : "m" (ECP_IN32(src))); \
+		asm volatile("vpsrlw $4, %ymm0, %ymm1");		\
+		asm volatile("vpand %ymm7, %ymm0, %ymm0");		\
+		asm volatile("vpand %ymm7, %ymm1, %ymm1");		\
+		asm volatile("vpshufb %ymm0, %ymm4, %ymm0");		\
+		asm volatile("vpshufb %ymm1, %ymm5, %ymm1");		\
+		asm volatile("vpxor %ymm0, %ymm" #acc ", %ymm" #acc);	\
+		asm volatile("vpxor %ymm1, %ymm" #acc ", %ymm" #acc);	\
+	} while (0)
+
+static __always_inline void ecp_gf_avx2_tables(const struct ecp_gf_coef *k)
+{
+	asm volatile("vbroadcasti128 %0, %%ymm4" : : "m" (ECP_IN16(k->lo)));
+	asm volatile("vbroadcasti128 %0, %%ymm5" : : "m" (ECP_IN16(k->hi)));
+}
+
+/* dst is read and written once per 128 bytes, held in ymm8..ymm11. */
+static void ecp_gf_avx2_mul_acc_multi(const struct ecp_gf_coef *const k[],
+				      u8 *dst, const u8 *const src[],
+				      unsigned int n, size_t off, size_t len)
+{
+	size_t end = off + len;
+	unsigned int j;
+
+	asm volatile("vmovd %0, %%xmm7" : : "r" (0x0f0f0f0fU));
+	asm volatile("vpbroadcastd %xmm7, %ymm7");
+	for (; off + 128 <= end; off += 128) {
+		u8 *d = dst + off;
+
+		asm volatile("vmovdqu %0, %%ymm8" : : "m" (ECP_IN32(d)));
+		asm volatile("vmovdqu %0, %%ymm9" : : "m" (ECP_IN32(d + 32)));
+		asm volatile("vmovdqu %0, %%ymm10" : : "m" (ECP_IN32(d + 64)));
+		asm volatile("vmovdqu %0, %%ymm11" : : "m" (ECP_IN32(d + 96)));
+		for (j = 0; j < n; j++) {
+			const u8 *s = src[j] + off;
+
+			ecp_gf_avx2_tables(k[j]);
+			ECP_GF_AVX2_MAC32(s, 8);
+			ECP_GF_AVX2_MAC32(s + 32, 9);
+			ECP_GF_AVX2_MAC32(s + 64, 10);
+			ECP_GF_AVX2_MAC32(s + 96, 11);
+		}
+		asm volatile("vmovdqu %%ymm8, %0" : "=m" (ECP_OUT32(d)));
+		asm volatile("vmovdqu %%ymm9, %0" : "=m" (ECP_OUT32(d + 32)));
+		asm volatile("vmovdqu %%ymm10, %0" : "=m" (ECP_OUT32(d + 64)));
+		asm volatile("vmovdqu %%ymm11, %0" : "=m" (ECP_OUT32(d + 96)));
+	}
+	for (; off + 32 <= end; off += 32) {
+		asm volatile("vmovdqu %0, %%ymm8" : : "m" (ECP_IN32(dst + off)));
+		for (j = 0; j < n; j++) {
+			ecp_gf_avx2_tables(k[j]);
+			ECP_GF_AVX2_MAC32(src[j] + off, 8);
+		}
+		asm volatile("vmovdqu %%ymm8, %0" : "=m" (ECP_OUT32(dst + off)));
+	}
+	asm volatile("vzeroupper");
+	ecp_gf_scalar_mul_acc_multi(k, dst, src, n, off, end - off);
+}
+
 const struct ecp_gf_impl ecp_gf_avx2 = {
 	.name = "avx2",
 	.usable = ecp_gf_avx2_usable,
@@ -121,4 +183,5 @@ const struct ecp_gf_impl ecp_gf_avx2 = {
 		[ECP_GF_MUL] = ecp_gf_avx2_mul,
 		[ECP_GF_XOR] = ecp_gf_avx2_xor,
 	},
+	.mul_acc_multi = ecp_gf_avx2_mul_acc_multi,
 };

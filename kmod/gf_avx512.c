@@ -145,6 +145,87 @@ static void ecp_gf_avx512_xor(const struct ecp_gf_coef *k, u8 *dst,
 	ecp_gf_scalar_xor(k, dst, src, len);
 }
 
+/* zmm(acc) ^= c * zmm0 for the tables in zmm4/zmm5; zmm0, zmm1 scratch */
+#define ECP_GF_AVX512_MAC(acc)						\
+	do {								\
+		asm volatile("vpsrlw $4, %zmm0, %zmm1");		\
+		asm volatile("vpandq %zmm7, %zmm0, %zmm0");		\
+		asm volatile("vpandq %zmm7, %zmm1, %zmm1");		\
+		asm volatile("vpshufb %zmm0, %zmm4, %zmm0");		\
+		asm volatile("vpshufb %zmm1, %zmm5, %zmm1");		\
+		asm volatile("vpternlogq $0x96, %zmm1, %zmm0, %zmm" #acc); \
+	} while (0)
+
+#define ECP_GF_AVX512_MAC64(src, acc)					\
+	do {								\
+		asm volatile("vmovdqu64 %0, %%zmm0" : : "m" (ECP_IN64(src))); \
+		ECP_GF_AVX512_MAC(acc);					\
+	} while (0)
+
+static __always_inline void ecp_gf_avx512_tables(const struct ecp_gf_coef *k)
+{
+	asm volatile("vbroadcasti32x4 %0, %%zmm4" : : "m" (ECP_IN16(k->lo)));
+	asm volatile("vbroadcasti32x4 %0, %%zmm5" : : "m" (ECP_IN16(k->hi)));
+}
+
+/*
+ * dst is read and written once per 256 bytes, held in zmm8..zmm11; the
+ * last bytes go through masked loads and stores instead of scalar code.
+ */
+static void ecp_gf_avx512_mul_acc_multi(const struct ecp_gf_coef *const k[],
+					u8 *dst, const u8 *const src[],
+					unsigned int n, size_t off, size_t len)
+{
+	size_t end = off + len;
+	unsigned int j;
+
+	asm volatile("vpbroadcastd %0, %%zmm7" : : "r" (0x0f0f0f0fU));
+	for (; off + 256 <= end; off += 256) {
+		u8 *d = dst + off;
+
+		asm volatile("vmovdqu64 %0, %%zmm8" : : "m" (ECP_IN64(d)));
+		asm volatile("vmovdqu64 %0, %%zmm9" : : "m" (ECP_IN64(d + 64)));
+		asm volatile("vmovdqu64 %0, %%zmm10" : : "m" (ECP_IN64(d + 128)));
+		asm volatile("vmovdqu64 %0, %%zmm11" : : "m" (ECP_IN64(d + 192)));
+		for (j = 0; j < n; j++) {
+			const u8 *s = src[j] + off;
+
+			ecp_gf_avx512_tables(k[j]);
+			ECP_GF_AVX512_MAC64(s, 8);
+			ECP_GF_AVX512_MAC64(s + 64, 9);
+			ECP_GF_AVX512_MAC64(s + 128, 10);
+			ECP_GF_AVX512_MAC64(s + 192, 11);
+		}
+		asm volatile("vmovdqu64 %%zmm8, %0" : "=m" (ECP_OUT64(d)));
+		asm volatile("vmovdqu64 %%zmm9, %0" : "=m" (ECP_OUT64(d + 64)));
+		asm volatile("vmovdqu64 %%zmm10, %0" : "=m" (ECP_OUT64(d + 128)));
+		asm volatile("vmovdqu64 %%zmm11, %0" : "=m" (ECP_OUT64(d + 192)));
+	}
+	for (; off + 64 <= end; off += 64) {
+		asm volatile("vmovdqu64 %0, %%zmm8" : : "m" (ECP_IN64(dst + off)));
+		for (j = 0; j < n; j++) {
+			ecp_gf_avx512_tables(k[j]);
+			ECP_GF_AVX512_MAC64(src[j] + off, 8);
+		}
+		asm volatile("vmovdqu64 %%zmm8, %0" : "=m" (ECP_OUT64(dst + off)));
+	}
+	if (off < end) {
+		/* Masked-off bytes load as 0, whose product is 0. */
+		ecp_gf_zmm_tail_mask(end - off);
+		asm volatile("vmovdqu8 %0, %%zmm8%{%%k1%}%{z%}"
+			     : : "m" (ECP_IN64(dst + off)));
+		for (j = 0; j < n; j++) {
+			ecp_gf_avx512_tables(k[j]);
+			asm volatile("vmovdqu8 %0, %%zmm0%{%%k1%}%{z%}"
+				     : : "m" (ECP_IN64(src[j] + off)));
+			ECP_GF_AVX512_MAC(8);
+		}
+		asm volatile("vmovdqu8 %%zmm8, %0%{%%k1%}"
+			     : "+m" (ECP_OUT64(dst + off)));
+	}
+	asm volatile("vzeroupper");
+}
+
 const struct ecp_gf_impl ecp_gf_avx512 = {
 	.name = "avx512",
 	.usable = ecp_gf_avx512_usable,
@@ -155,6 +236,7 @@ const struct ecp_gf_impl ecp_gf_avx512 = {
 		[ECP_GF_MUL] = ecp_gf_avx512_mul,
 		[ECP_GF_XOR] = ecp_gf_avx512_xor,
 	},
+	.mul_acc_multi = ecp_gf_avx512_mul_acc_multi,
 };
 
 #endif /* CONFIG_AS_AVX512 */

@@ -26,6 +26,15 @@ struct ecp_gf_impl {
 	/* Indexed by enum ecp_gf_op. */
 	void (*fn[ECP_GF_NR_OPS])(const struct ecp_gf_coef *k, u8 *dst,
 				  const u8 *src, size_t len);
+	/*
+	 * dst[off, off + len) ^= sum over j < n of k[j] * src[j][off, ...),
+	 * reading each source once and dst once.  The offset applies to
+	 * every buffer so that the dispatcher can cut the work into FPU
+	 * sections without copying src[].  Handles any n >= 1 and any len.
+	 */
+	void (*mul_acc_multi)(const struct ecp_gf_coef *const k[], u8 *dst,
+			      const u8 *const src[], unsigned int n,
+			      size_t off, size_t len);
 };
 
 extern const struct ecp_gf_impl ecp_gf_scalar;
@@ -47,6 +56,10 @@ bool ecp_gf_impl_usable(const struct ecp_gf_impl *impl);
 void ecp_gf_impl_run(const struct ecp_gf_impl *impl, enum ecp_gf_op op,
 		     const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
 		     size_t len);
+/* The same for mul_acc_multi. */
+void ecp_gf_impl_run_multi(const struct ecp_gf_impl *impl,
+			   const struct ecp_gf_coef *const k[], u8 *dst,
+			   const u8 *const src[], unsigned int n, size_t len);
 
 /* Scalar helpers for the SIMD implementations' tails. */
 void ecp_gf_scalar_mul_acc(const struct ecp_gf_coef *k, u8 *dst,
@@ -55,6 +68,9 @@ void ecp_gf_scalar_mul(const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
 		       size_t len);
 void ecp_gf_scalar_xor(const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
 		       size_t len);
+void ecp_gf_scalar_mul_acc_multi(const struct ecp_gf_coef *const k[], u8 *dst,
+				 const u8 *const src[], unsigned int n,
+				 size_t off, size_t len);
 
 void ecp_gf_field_init(void);
 

@@ -68,6 +68,31 @@ void ecp_gf_scalar_xor(const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
 		*dst++ ^= *src++;
 }
 
+/* Eight bytes of every source at a time, into one load and store of dst. */
+void ecp_gf_scalar_mul_acc_multi(const struct ecp_gf_coef *const k[], u8 *dst,
+				 const u8 *const src[], unsigned int n,
+				 size_t off, size_t len)
+{
+	size_t i, end = off + len;
+	unsigned int j;
+
+	for (i = off; i + 8 <= end; i += 8) {
+		u64 acc = ecp_gf_load64(dst + i);
+
+		for (j = 0; j < n; j++)
+			acc ^= ecp_gf_row_mul64(k[j]->row,
+						ecp_gf_load64(src[j] + i));
+		ecp_gf_store64(dst + i, acc);
+	}
+	for (; i < end; i++) {
+		u8 acc = dst[i];
+
+		for (j = 0; j < n; j++)
+			acc ^= k[j]->row[src[j][i]];
+		dst[i] = acc;
+	}
+}
+
 const struct ecp_gf_impl ecp_gf_scalar = {
 	.name = "scalar",
 	.fn = {
@@ -75,4 +100,5 @@ const struct ecp_gf_impl ecp_gf_scalar = {
 		[ECP_GF_MUL] = ecp_gf_scalar_mul,
 		[ECP_GF_XOR] = ecp_gf_scalar_xor,
 	},
+	.mul_acc_multi = ecp_gf_scalar_mul_acc_multi,
 };

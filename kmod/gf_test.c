@@ -482,6 +482,192 @@ static void gf_stripe_test(struct kunit *test)
 	}
 }
 
+/*
+ * mul_acc_multi: n sources, each with its own coefficient and alignment,
+ * into one dst.  The sources are windows of one buffer; overlapping each
+ * other is allowed, only dst must be identical to a source or apart.
+ */
+#define MULTI_MAX	16
+#define MULTI_LEN	1600
+#define MULTI_SRC	(64 + MULTI_MAX * 67 + 65536 + 16)
+
+struct multi_ctx {
+	u8 *src, *dst, *want, *init;
+	struct ecp_gf_coef coef[MULTI_MAX];
+	const struct ecp_gf_coef *k[MULTI_MAX];
+	const u8 *s[MULTI_MAX];
+	u8 row[MULTI_MAX][256];
+	u32 seed;
+};
+
+static struct multi_ctx *multi_ctx_alloc(struct kunit *test, size_t maxlen)
+{
+	struct multi_ctx *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	size_t win = GUARD + 64 + maxlen + GUARD;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	m->src = kunit_kmalloc(test, MULTI_SRC, GFP_KERNEL);
+	m->dst = kunit_kmalloc(test, win, GFP_KERNEL);
+	m->want = kunit_kmalloc(test, win, GFP_KERNEL);
+	m->init = kunit_kmalloc(test, win, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, m->src);
+	KUNIT_ASSERT_NOT_NULL(test, m->dst);
+	KUNIT_ASSERT_NOT_NULL(test, m->want);
+	KUNIT_ASSERT_NOT_NULL(test, m->init);
+	m->seed = 0x3c0de;
+	fill_rand(m->src, MULTI_SRC, &m->seed);
+	fill_rand(m->init, win, &m->seed);
+	return m;
+}
+
+/* New coefficients (0 and 1 among them) and source alignments. */
+static void multi_set(struct multi_ctx *m, unsigned int n, size_t salt)
+{
+	unsigned int j, x;
+
+	for (j = 0; j < n; j++) {
+		u8 c = pick_coef(salt * MULTI_MAX + j + 1, &m->seed);
+
+		ecp_gf_coef_init(&m->coef[j], c);
+		for (x = 0; x < 256; x++)
+			m->row[j][x] = ecp_gf_ref_mul(c, x);
+		m->k[j] = &m->coef[j];
+		m->s[j] = m->src + (salt * 13 + j * 67) % (MULTI_MAX * 67);
+	}
+}
+
+/*
+ * dst + GUARD + doff ^= the sum, checked with GUARD bytes either side.
+ * In place, source 0 is dst itself.  impl NULL: the public API.
+ */
+static bool multi_check(struct kunit *test, struct multi_ctx *m,
+			const struct ecp_gf_impl *impl, unsigned int n,
+			size_t len, size_t doff, bool in_place)
+{
+	size_t win = GUARD + doff + len + GUARD, i;
+	u8 *d = m->dst + GUARD + doff, *w = m->want + GUARD + doff;
+	const u8 *s0 = m->s[0];
+	unsigned int j;
+	long bad;
+
+	memcpy(m->dst, m->init, win);
+	memcpy(m->want, m->init, win);
+	if (in_place)
+		m->s[0] = m->init + GUARD + doff;
+	for (i = 0; i < len; i++)
+		for (j = 0; j < n; j++)
+			w[i] ^= m->row[j][m->s[j][i]];
+	if (in_place)
+		m->s[0] = d;
+	if (impl)
+		ecp_gf_impl_run_multi(impl, m->k, d, m->s, n, len);
+	else
+		ecp_gf_mul_acc_multi(m->k, d, m->s, n, len);
+	m->s[0] = s0;
+
+	bad = first_diff(m->dst, m->want, win);
+	if (bad < 0)
+		return true;
+	KUNIT_FAIL(test, "%s multi n %u len %zu doff %zu%s: byte %ld (dst%+ld) is %#x, want %#x",
+		   impl ? impl->name : "api", n, len, doff,
+		   in_place ? " in place" : "", bad, bad - (long)(GUARD + doff),
+		   m->dst[bad], m->want[bad]);
+	return false;
+}
+
+static void gf_impl_multi_test(struct kunit *test)
+{
+	static const unsigned int nsrc[] = { 1, 2, 3, 4, 5, 6, 8, 10, 12, 16 };
+	const struct ecp_gf_impl *impl = impl_or_skip(test);
+	struct multi_ctx *m = multi_ctx_alloc(test, MULTI_LEN);
+	size_t i, len;
+
+	/* Every length to 300 (all block and tail shapes), then sparser. */
+	for (i = 0; i < ARRAY_SIZE(nsrc); i++) {
+		for (len = 0; len <= MULTI_LEN; len += len < 300 ? 1 : 61) {
+			multi_set(m, nsrc[i], len);
+			if (!multi_check(test, m, impl, nsrc[i], len,
+					 (len * 5 + i) % 64, len % 7 == 3))
+				return;
+		}
+	}
+}
+
+/* Beyond one FPU section, whose length depends on n. */
+static void gf_impl_multi_long_test(struct kunit *test)
+{
+	static const struct {
+		unsigned int n;
+		size_t len;
+	} runs[] = {
+		{ 2, 65536 + 3 }, { 6, 9000 }, { 12, 4096 * 3 + 5 }, { 16, 1448 * 4 },
+	};
+	const struct ecp_gf_impl *impl = impl_or_skip(test);
+	struct multi_ctx *m = multi_ctx_alloc(test, 65536 + 3);
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(runs); i++) {
+		multi_set(m, runs[i].n, i);
+		if (!multi_check(test, m, impl, runs[i].n, runs[i].len, i + 1,
+				 i == 1))
+			return;
+	}
+}
+
+/*
+ * The public entry: n = 0 changes nothing, n = 1 is mul_acc, short and
+ * long lengths, in place; and inside a kernel FPU section, where only the
+ * scalar fallback may run, the same bytes.
+ */
+static void gf_multi_api_test(struct kunit *test)
+{
+	struct multi_ctx *m = multi_ctx_alloc(test, MULTI_LEN);
+	unsigned int n;
+	size_t len;
+
+	multi_set(m, 1, 0);
+	KUNIT_EXPECT_TRUE(test, multi_check(test, m, NULL, 0, 100, 3, false));
+	for (n = 1; n <= MULTI_MAX; n++)
+		for (len = 0; len <= MULTI_LEN; len += 1 + len / 4) {
+			multi_set(m, n, len + n);
+			if (!multi_check(test, m, NULL, n, len, (len + n) % 64,
+					 n % 3 == 0))
+				return;
+		}
+#ifdef CONFIG_X86_64
+	multi_set(m, 6, 1);
+	kernel_fpu_begin();
+	n = multi_check(test, m, NULL, 6, 1448, 5, false);
+	kernel_fpu_end();
+	KUNIT_EXPECT_TRUE(test, n);
+#endif
+}
+
+/* The iterator lists exactly the usable implementations, scalar first. */
+static void gf_impl_names_test(struct kunit *test)
+{
+	unsigned int pos, i = 0, nr = 0;
+	bool active_seen = false;
+	const char *name;
+
+	ecp_gf_for_each_impl(name, pos) {
+		while (ecp_gf_impls[i] && !ecp_gf_impl_usable(ecp_gf_impls[i]))
+			i++;
+		KUNIT_ASSERT_NOT_NULL(test, ecp_gf_impls[i]);
+		KUNIT_EXPECT_STREQ(test, name, ecp_gf_impls[i]->name);
+		active_seen |= !strcmp(name, ecp_gf_impl_name());
+		i++;
+		nr++;
+	}
+	while (ecp_gf_impls[i] && !ecp_gf_impl_usable(ecp_gf_impls[i]))
+		i++;
+	KUNIT_EXPECT_NULL(test, ecp_gf_impls[i]);
+	KUNIT_EXPECT_GE(test, nr, 1);
+	KUNIT_EXPECT_TRUE(test, active_seen);
+	pos = 0;
+	KUNIT_EXPECT_STREQ(test, ecp_gf_impl_next(&pos), "scalar");
+}
+
 static struct kunit_case ecp_gf_test_cases[] = {
 	KUNIT_CASE(gf_field_test),
 	KUNIT_CASE(gf_golden_test),
@@ -492,6 +678,10 @@ static struct kunit_case ecp_gf_test_cases[] = {
 	KUNIT_CASE(gf_api_test),
 	KUNIT_CASE(gf_context_test),
 	KUNIT_CASE(gf_stripe_test),
+	KUNIT_CASE_PARAM(gf_impl_multi_test, impl_gen),
+	KUNIT_CASE_PARAM(gf_impl_multi_long_test, impl_gen),
+	KUNIT_CASE(gf_multi_api_test),
+	KUNIT_CASE(gf_impl_names_test),
 	{}
 };
 

@@ -32,6 +32,16 @@ static inline bool ecp_gf_os_has_avx(void)
 	       cpu_has_xfeatures(XFEATURE_MASK_SSE | XFEATURE_MASK_YMM, NULL);
 }
 
+/*
+ * k1 = the low @n bits (n < 64): the bytes of a tail that masked zmm loads
+ * and stores touch.  Masked-off bytes are neither read (no fault past the
+ * end of a buffer) nor written.  Needs AVX512BW.
+ */
+static __always_inline void ecp_gf_zmm_tail_mask(size_t n)
+{
+	asm volatile("kmovq %0, %%k1" : : "r" ((1ULL << n) - 1));
+}
+
 struct ecp_gf_coef;
 void ecp_gf_avx2_xor(const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
 		     size_t len);

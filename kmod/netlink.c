@@ -10,7 +10,7 @@
 #include <linux/ecproxy.h>
 #include "ecproxy.h"
 #include "event.h"
-#include "gf_impl.h"
+#include "gf.h"
 #include "netlink.h"
 #include "netns.h"
 #include "task.h"
@@ -18,20 +18,17 @@
 static int ecp_nl_put_gf(struct sk_buff *msg)
 {
 	struct nlattr *avail;
-	int i;
+	const char *name;
+	unsigned int pos;
 
 	if (nla_put_string(msg, ECPROXY_A_INFO_GF_IMPL, ecp_gf_impl_name()))
 		return -EMSGSIZE;
 	avail = nla_nest_start(msg, ECPROXY_A_INFO_GF_AVAIL);
 	if (!avail)
 		return -EMSGSIZE;
-	for (i = 0; ecp_gf_impls[i]; i++) {
-		if (!ecp_gf_impl_usable(ecp_gf_impls[i]))
-			continue;
-		if (nla_put_string(msg, ECPROXY_A_INFO_GF_IMPL,
-				   ecp_gf_impls[i]->name))
+	ecp_gf_for_each_impl(name, pos)
+		if (nla_put_string(msg, ECPROXY_A_INFO_GF_IMPL, name))
 			return -EMSGSIZE;
-	}
 	nla_nest_end(msg, avail);
 	return 0;
 }

@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: dependencies, build, style (checkpatch, sparse), userspace tests, KUnit in the debug VM,
+# make check: dependencies, build, style (checkpatch, sparse), userspace tests
+# (tools, and the pure kernel units on the host), KUnit in the debug VM,
 # netns selftests in the stock Debian and the debug VM, and a DKMS install
 # in the Debian VM.  Every stage leaves
 # TAP in build/results/STAGE.tap; the last line is "N passed, N failed"
 # summed over all of them, and the exit status is non-zero on any failure.
 #
-# CHECK_STAGES="setup style tools kunit netns-debian netns-debug netns-debug-recon dkms"
+# CHECK_STAGES="setup style tools unit kunit netns-debian netns-debug netns-debug-recon dkms"
 # picks stages.  The VM stages run in three lanes at once (see below).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +16,7 @@ cd "$top"
 res=$top/build/results
 mkdir -p "$res"
 rm -f "$res"/*.tap "$res"/lane-*.log
-stages=${CHECK_STAGES:-setup style tools kunit netns-debian netns-debug netns-debug-recon dkms}
+stages=${CHECK_STAGES:-setup style tools unit kunit netns-debian netns-debug netns-debug-recon dkms}
 t0=$(date +%s)
 
 say() { echo "==> [$(( $(date +%s) - t0 ))s] $*"; }
@@ -85,6 +86,9 @@ run_stage() {
 	setup) stage setup selftests/setup/deps.sh ;;
 	style) stage style scripts/style.sh ;;
 	tools) stage tools make -s -C tools check ;;
+	# kmod's pure units and their KUnit suites on the host CPU: every
+	# GF implementation it has, which qemu's TCG cannot run.
+	unit) stage unit make -s -C selftests/unit run ;;
 	kunit)
 		# The first run builds the debug kernel (cached afterwards).
 		say "debug kernel: $(scripts/debug-kernel.sh)"
@@ -122,11 +126,11 @@ lane() {
 }
 for s in $stages; do
 	case "$s" in
-	setup|style|tools|kunit|netns-debian|netns-debug|netns-debug-recon|dkms) ;;
+	setup|style|tools|unit|kunit|netns-debian|netns-debug|netns-debug-recon|dkms) ;;
 	*) echo "check: unknown stage $s" >&2; exit 2 ;;
 	esac
 done
-lane setup style tools
+lane setup style tools unit
 case " $stages " in
 *" kunit "* | *" netns-debug"*) say "debug kernel: $(scripts/debug-kernel.sh)" ;;
 esac
