@@ -5,10 +5,11 @@
  * stall does not release a burst.  In congestion avoidance the window grows by
  * about one segment per window acknowledged.
  */
+#include <linux/export.h>
+#include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
-#include <linux/export.h>
 #include <kunit/visibility.h>
 
 #include "cc.h"

@@ -3,13 +3,13 @@
  * Decode buffer ring; see dbuf.h for the semantics.
  */
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/export.h>
 #include <kunit/visibility.h>
 
 #include "dbuf.h"

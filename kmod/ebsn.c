@@ -2,9 +2,9 @@
 /*
  * EBSN window computation; see ebsn.h for the rules.
  */
+#include <linux/export.h>
 #include <linux/limits.h>
 #include <linux/minmax.h>
-#include <linux/export.h>
 #include <kunit/visibility.h>
 
 #include "ebsn.h"

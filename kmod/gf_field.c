@@ -2,8 +2,8 @@
 /*
  * GF(2^8) field tables and per-coefficient precomputation.
  */
-#include <linux/kernel.h>
 #include <linux/export.h>
+#include <linux/kernel.h>
 #include <kunit/visibility.h>
 
 #include "gf_impl.h"

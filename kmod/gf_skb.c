@@ -4,9 +4,9 @@
  * payload once more and may allocate in softirq; walking the head, the page
  * fragments and the frag_list costs nothing extra.
  */
+#include <linux/export.h>
 #include <linux/highmem.h>
 #include <linux/skbuff.h>
-#include <linux/export.h>
 #include <kunit/visibility.h>
 
 #include "gf.h"

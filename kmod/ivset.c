@@ -5,9 +5,9 @@
  * tree on cache behaviour and keeps the fast path allocation-free.
  */
 #include <linux/errno.h>
+#include <linux/export.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/export.h>
 #include <kunit/visibility.h>
 
 #include "ivset.h"

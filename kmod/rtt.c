@@ -4,8 +4,8 @@
  * RTO = SRTT + max(G, 4 * RTTVAR) with G one jiffy, the clock's
  * granularity.
  */
-#include <linux/minmax.h>
 #include <linux/export.h>
+#include <linux/minmax.h>
 #include <kunit/visibility.h>
 
 #include "rtt.h"

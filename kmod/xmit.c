@@ -4,10 +4,10 @@
  * and the rebuilt data to the client, resets.  Modelled on what
  * nf_synproxy_core.c does for its own segments.
  */
+#include <linux/export.h>
 #include <linux/highmem.h>
 #include <linux/ip.h>
 #include <linux/tcp.h>
-#include <linux/export.h>
 #include <kunit/visibility.h>
 #include <net/ip.h>
 #include <net/netfilter/nf_conntrack.h>

@@ -12,6 +12,7 @@ set -eu
 pkgs=(
 	# build
 	build-essential pkg-config bc bison flex libelf-dev libssl-dev kmod cpio
+	sparse
 	xz-utils python3 dwarves
 	# kernels: the stock one users run, and the source of the debug kernel
 	linux-headers-amd64 linux-image-amd64 linux-source-6.1
