@@ -6,22 +6,16 @@
 # gcc -Werror W=1 build is part of every module build already.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/selftests/lib/tap.sh"
 cd "$top"
 kdir=$("$top/scripts/debug-kernel.sh")
 checkpatch=$(dirname "$kdir")/linux-source-6.1/scripts/checkpatch.pl
-n=0
-fail=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-bad() { n=$((n + 1)); fail=$((fail + 1)); echo "not ok $n - $1"; }
-
 for f in kmod/*.[ch] uapi/linux/*.h; do
 	if out=$("$checkpatch" --no-tree --quiet --show-types \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f "$f" 2>&1); then
-		ok "checkpatch $f"
+		tap_ok "checkpatch $f"
 	else
-		echo "$out" | sed 's/^/# /'
-		bad "checkpatch $f"
+		tap_fail "checkpatch $f" "$out"
 	fi
 done
 
@@ -34,18 +28,15 @@ find Kbuild kmod uapi \( -name '*.[ch]' -o -name Kbuild \) -print0 |
 out=$(make -C "$("$top/scripts/kernel.sh" debian-kdir)" M="$scratch" C=2 \
 	CF="-D__CHECK_ENDIAN__" modules 2>&1 | grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error)' || true)
 if [ -z "$out" ]; then
-	ok "sparse: no warnings"
+	tap_ok "sparse: no warnings"
 else
-	echo "$out" | sed 's/^/# /'
-	bad "sparse: warnings"
+	tap_fail "sparse: warnings" "$out"
 fi
 # The man page must render without a single groff warning.
 if out=$(groff -wall -man -Tutf8 docs/ecctl.8 2>&1 >/dev/null) && [ -z "$out" ]; then
-	ok "ecctl(8) renders without warnings"
+	tap_ok "ecctl(8) renders without warnings"
 else
-	echo "$out" | sed 's/^/# /'
-	bad "ecctl(8) renders without warnings"
+	tap_fail "ecctl(8) renders without warnings" "$out"
 fi
 
-echo "1..$n"
-[ $fail = 0 ]
+tap_done
