@@ -45,42 +45,9 @@ pp ip netns add $Z
 pp echo $((256 << 20)) > $param
 
 # --- GET_INFO: version and GF(2^8) implementations ----------------------------
-# Raw generic netlink from python, as ecctl has no command for it yet.
-get_info() {
-	python3 - <<'EOF'
-import socket, struct, sys
-NETLINK_GENERIC = 16
-s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, NETLINK_GENERIC)
-s.bind((0, 0))
-def req(family, cmd, version, attrs=b""):
-    payload = struct.pack("BBH", cmd, version, 0) + attrs
-    s.send(struct.pack("=IHHII", 16 + len(payload), family, 1, 1, 0) + payload)
-    data = s.recv(65536)
-    ln, typ = struct.unpack_from("=IH", data)
-    if typ == 2:
-        err, = struct.unpack_from("=i", data, 16)
-        sys.exit("error %d" % err)
-    return data[20:ln]
-def attrs(buf):
-    out, off = [], 0
-    while off + 4 <= len(buf):
-        l, t = struct.unpack_from("=HH", buf, off)
-        out.append((t & 0x3fff, buf[off + 4:off + l]))
-        off += (l + 3) & ~3
-    return out
-name = b"ecproxy\0"
-a = struct.pack("=HH", 4 + len(name), 2) + name + b"\0" * ((4 - len(name) % 4) % 4)
-fam = [struct.unpack("=H", v[:2])[0] for t, v in attrs(req(0x10, 3, 1, a)) if t == 1][0]
-info = dict()
-for t, v in attrs(req(fam, 1, 1)):
-    if t == 3:
-        info[t] = [x.rstrip(b"\0").decode() for _, x in attrs(v)]
-    else:
-        info[t] = v.rstrip(b"\0").decode()
-print("version %s impl %s avail %s" % (info[1], info[2], ",".join(info[3])))
-EOF
-}
-info=$(get_info)
+# ecctl gf show sends GET_INFO.
+info=$(pp "$ECCTL" -j gf show |
+       jq -r '"version \(.version) impl \(.implementation) avail \(.available | join(","))"')
 echo "# $info"
 impl=$(cat /sys/module/ecproxy/parameters/gf_impl)
 case "$info" in
@@ -271,72 +238,24 @@ tap_expect_jq "task 1 has its new buffer" '.[0].buffer == 1572864 and .[0].memor
 tap_check "change task 1 back to 1m" ecin $X task change id 1 buffer 1m
 pp echo $((256 << 20)) > $param
 
-# What ecctl cannot send, as raw generic netlink: prints the kernel's
-# error and extack message, or "ok".  raw.py CMD [TYPE:FORMAT:VALUE ...]
-cat > "$tmp/raw.py" <<'EOF'
-import socket, struct, sys
-s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
-s.setsockopt(270, 11, 1)	# NETLINK_EXT_ACK
-s.setsockopt(270, 10, 1)	# NETLINK_CAP_ACK
-s.bind((0, 0))
-seq = 0
-def req(family, cmd, attrs=b"", flags=5):
-    global seq
-    seq += 1
-    payload = struct.pack("BBH", cmd, 1, 0) + attrs
-    s.send(struct.pack("=IHHII", 16 + len(payload), family, flags, seq, 0) + payload)
-    data = s.recv(65536)
-    ln, typ = struct.unpack_from("=IH", data)
-    return typ, data[16:ln]
-def attr(t, v):
-    a = struct.pack("=HH", 4 + len(v), t) + v
-    return a + b"\0" * ((4 - len(a) % 4) % 4)
-def tlvs(buf):
-    out, off = {}, 0
-    while off + 4 <= len(buf):
-        l, t = struct.unpack_from("=HH", buf, off)
-        out[t] = buf[off + 4:off + l]
-        off += max((l + 3) & ~3, 4)
-    return out
-typ, body = req(0x10, 3, attr(2, b"ecproxy\0"), flags=1)
-fam = struct.unpack("=H", tlvs(body[4:])[1][:2])[0]
-attrs = b""
-for spec in sys.argv[2:]:
-    t, f, v = spec.split(":")
-    attrs += attr(int(t), socket.inet_aton(v) if f == "ip" else struct.pack(f, int(v)))
-typ, body = req(fam, int(sys.argv[1]), attrs)
-err, = struct.unpack_from("=i", body)
-if err == 0:
-    print("ok")
-else:
-    msg = tlvs(body[20:]).get(1, b"").rstrip(b"\0").decode()
-    print("%d %s" % (err, msg))
-EOF
-# raw_expect DESC EXPECTED CMD [ATTR...]: in namespace X.
-raw_expect() {
-	local desc=$1 want=$2 got
-	shift 2
-	echo "[+] ip netns exec $X python3 raw.py $*" >&2
-	got=$(ip netns exec $X python3 "$tmp/raw.py" "$@")
-	if [ "$got" = "$want" ]; then
-		tap_ok "$desc"
-	else
-		tap_fail "$desc" "got: $got"
-	fi
+# What ecctl cannot send, as raw generic netlink (../lib/ecpgenl.py): the
+# kernel's error and extack message, or "ok".
+raw() {
+	pp ip netns exec $X python3 "$top/selftests/lib/ecpgenl.py" "$@"
 }
-# TASK_SET = 7, STATS_RESET = 8, EVENT = 9; TASK_ID = 2, VIP = 3, PORT = 4,
-# BUFFER_SIZE = 8.
-raw_expect "TASK_SET refuses a new VIP, naming it" \
+tap_expect_out "TASK_SET refuses a new VIP, naming it" 0 \
 	"-22 task 2: vip cannot be changed; delete the task and add it again" \
-	7 2:=I:2 3:ip:10.9.9.9
-raw_expect "TASK_SET refuses a new port" \
+	raw TASK_SET TASK_ID:u32:2 TASK_VIP:ip:10.9.9.9
+tap_expect_out "TASK_SET refuses a new port" 0 \
 	"-22 task 2: port cannot be changed; delete the task and add it again" \
-	7 2:=I:2 4:=H:80
-raw_expect "TASK_SET with nothing to change" \
-	"-22 task 2: nothing to change; give client, buffer or a timeout" 7 2:=I:2
-raw_expect "TASK_SET without an id" "-22 missing attribute id" 7 8:=I:65536
-raw_expect "EVENT is no request" "-95 " 9
-raw_expect "STATS_RESET of one task, raw" "ok" 8 2:=I:2
+	raw TASK_SET TASK_ID:u32:2 TASK_PORT:u16:80
+tap_expect_out "TASK_SET with nothing to change" 0 \
+	"-22 task 2: nothing to change; give client, buffer or a timeout" \
+	raw TASK_SET TASK_ID:u32:2
+tap_expect_out "TASK_SET without an id" 0 "-22 missing attribute id" \
+	raw TASK_SET TASK_BUFFER_SIZE:u32:65536
+tap_expect_out "EVENT is no request" 0 "-95 " raw EVENT
+tap_expect_out "STATS_RESET of one task, raw" 0 "ok" raw STATS_RESET TASK_ID:u32:2
 
 # --- stats reset (counters under traffic: monitor.sh) ------------------------
 tap_expect_err "reset a task that does not exist" 1 "Error: task 77 does not exist" ecin $X stats reset id 77
