@@ -5,13 +5,13 @@
 # node rebuilding a fragment), the Bs storage nodes (the sources); every
 # node has its own link to S.
 #
-#                          +------------------------------+
-#   A1 10.0.1.2 -----------| to-a1 10.0.1.1               |----------- B1 10.0.11.2
-#   A2 10.0.2.2 -----------| to-a2 10.0.2.1       S       |----------- B2 10.0.12.2
-#   ...                    |  VIP 10.99.0.1/32 on lo      |   ...
-#   An 10.0.n.2 -----------| forwarding, ecproxy tasks    |----------- Bn 10.0.(10+n).2
-#      (to-s)              | to-b1 10.0.11.1 ...          |              (to-s)
-#                          +------------------------------+
+#                    +---------------------------+
+#   A1 10.0.1.2 -----| to-a1 10.0.1.1            |----- B1 10.0.11.2
+#   A2 10.0.2.2 -----| to-a2 10.0.2.1     S      |----- B2 10.0.12.2
+#   ...              | VIP 10.99.0.1/32 on lo    |      ...
+#   An 10.0.n.2 -----| forwarding, ecproxy tasks |----- Bn 10.0.(10+n).2
+#      (to-s)        | to-b1 10.0.11.1 ...       |         (to-s)
+#                    +---------------------------+
 #
 # topo_init TAG names the namespaces ecp-TAG-s, ecp-TAG-a1.. and
 # ecp-TAG-b1..: $S, $A (A1) and $B$i; it makes the scratch directory $tmp

@@ -12,8 +12,8 @@
 # must take nothing.  Packets are built with scapy (hostile.py).
 #
 # Topology: ../lib/topo.sh with three sources, A -- S (VIP on lo) -- B1..B3.
-# The link to A is slowed down while the packets arrive, so that the transfer is still
-# running.
+# The link to A is slowed down while the packets arrive, so that the
+# transfer is still running.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/ec.sh"

@@ -5,8 +5,8 @@
 # byte-exact.  The sources (ecp-srv) answer only after A's request, and
 # every A (ecp-cli) holds its request back until a gate file appears: all
 # the connections are first seen established together in S (so they
-# really overlap), then released at once.  ../lib/topo.sh with four sources, RS(3,2) and RS(4,2)
-# alternating between the profiles.
+# really overlap), then released at once.  ../lib/topo.sh with four
+# sources, RS(3,2) and RS(4,2) alternating between the profiles.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/ec.sh"
