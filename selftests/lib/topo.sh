@@ -28,10 +28,12 @@
 # namespace: ecin NS ECCTL-ARGS... (logged), ecq NS ECCTL-ARGS... (not
 # logged), ecfetch_in NS ECFETCH-ARGS... (logged).
 #
-# More roles go into topo_net (a subnet each) and topo_setup (a count
-# each), every one linked to S by topo_node; a node behind a router
-# rather than S would take a topo_node with the router's name in place of
-# S's.  ecin and ecq are the only ways the tests reach S's ecctl.
+# More roles (targets, a writer) go into topo_net (a subnet each) and
+# topo_setup (a count each), every one linked to S by topo_node; a node
+# behind a router rather than S would take topo_node the router's name in
+# place of S's.  The library reaches S's ecctl through ecin and ecq only
+# (some tests still call it directly inside sh -c), which is where S in a
+# VM of its own would plug in.
 
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
