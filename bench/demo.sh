@@ -15,7 +15,7 @@
 #   DEMO_K, DEMO_M, DEMO_LOST   the code and the lost fragment (6, 3, 2)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/lib/topo.sh"
+. "$here/lib/bench.sh"
 
 size=${DEMO_SIZE:-64m}
 cap=${DEMO_CAP:-8mbit}
@@ -24,36 +24,34 @@ k=${DEMO_K:-6}
 m=${DEMO_M:-3}
 lost=${DEMO_LOST:-2}
 bytes=$(numfmt --from=iec "${size^^}") || { echo "demo: bad DEMO_SIZE $size" >&2; exit 2; }
-tmp=$(mktemp -d)
-TOPO_P=ecp-demo
-trap 'topo_cleanup; rm -rf "$tmp"' EXIT
+topo_init demo
 
-say() { topo_log "demo: $*"; }
+say() { bench_log "demo: $*"; }
 
 modprobe ecproxy || exit 1
 say "machine:"
-topo_env | sed 's/^/    /' >&2
+bench_env | sed 's/^/    /' >&2
 say "topology: router S (ecproxy), node A, $((k + m)) storage nodes; A's link capped at $cap"
 topo_setup 1 $((k + m)) || exit 1
 topo_cap 1 "$cap" || exit 1
 say "encoding a random $size block with $profile RS($k,$m)"
-topo_encode "$tmp" "$profile" "$k" "$m" "$bytes" || exit 1
+ec_encode "$tmp" "$profile" "$k" "$m" "$bytes" || exit 1
 sha=$(sha256sum < "$tmp/frag.$lost" | cut -d' ' -f1)
-say "storing fragments on the nodes; node $((lost + 1)) (data fragment $lost, $TOPO_FRAGSIZE bytes) is lost"
-topo_store "$tmp" "$k" "$m" "$lost" || exit 1
-topo_task 1 "$profile" "$k" "$m" "$lost" >&2 || exit 1
+say "storing fragments on the nodes; node $((lost + 1)) (data fragment $lost, $EC_FRAGSIZE bytes) is lost"
+ec_store "$tmp" "$k" "$m" "$lost" 8000 || exit 1
+ec_task 1 "$profile" "$k" "$m" "$lost" >&2 || exit 1
 # A writes the fragment to a file, as a rebuilding node would.
-TOPO_OUTDIR=$tmp
+BENCH_OUTDIR=$tmp
 
 declare -A rate time cpu user ok
 fail=0
 for way in replication native ecproxy; do
 	say "$way: rebuilding fragment $lost in A ..."
-	j=$(topo_way $way 1 1 "$profile" "$k" "$m" "$lost" "$sha")
+	j=$(bench_way $way 1 1 "$profile" "$k" "$m" "$lost" "$sha")
 	read -r okay r t c u <<< "$(jq -r '"\(.sha256_ok) \(.mbit_s) \(.wall_s) \(.cpu_s) \(.cpu_user_s)"' <<< "$j")"
 	if [ "$okay" != true ]; then
 		say "$way FAILED: $j"
-		ip netns exec "$TOPO_S" "$ECCTL" task show -s >&2
+		ecq "$S" task show -s >&2
 		fail=1
 		rate[$way]=0 time[$way]=0 cpu[$way]=0 user[$way]=0 ok[$way]="FAILED"
 		continue
@@ -61,11 +59,11 @@ for way in replication native ecproxy; do
 	rate[$way]=$r time[$way]=$t cpu[$way]=$c user[$way]=$u ok[$way]="sha256 OK"
 	say "$way: $(printf '%.2f' "$r") Mbit/s, $(printf '%.2f' "$t") s, A's CPU $(printf '%.2f' "$c") s (user $(printf '%.2f' "$u") s)"
 done
-ip netns exec "$TOPO_S" "$ECCTL" task show id 1 -s >&2
+ecq "$S" task show id 1 -s >&2
 
 capbits=$(numfmt --from=si "$(echo "${cap%bit}" | tr 'a-z' 'A-Z')")
 echo
-echo "ecproxy demo: $profile RS($k,$m), $size block, fragment $lost lost ($TOPO_FRAGSIZE bytes), A's link $cap"
+echo "ecproxy demo: $profile RS($k,$m), $size block, fragment $lost lost ($EC_FRAGSIZE bytes), A's link $cap"
 echo
 printf '%-12s %11s %8s %10s %10s %10s %8s  %s\n' way "Mbit/s" "time s" "A CPU s" "(user s)" "vs native" "vs repl" check
 for way in replication native ecproxy; do

@@ -17,14 +17,12 @@
 # Ratios are the result; absolute numbers under emulation mean little.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/lib/topo.sh"
+. "$here/lib/bench.sh"
 
-out=${1:-$TOPO_TOP/build/bench}
+out=${1:-$top/build/bench}
 size=${BENCH_SIZE:-reduced}
 only=${BENCH_ONLY:-gf codes buffer concurrency latency uncapped}
-TOPO_P=ecp-bench
-tmp=$(mktemp -d)
-trap 'topo_cleanup; rm -rf "$tmp"' EXIT
+topo_init bench
 mkdir -p "$out"
 start=$(date +%s)
 
@@ -69,12 +67,12 @@ tiny)	# a smoke run of every figure, a few minutes
 esac
 capbits=$(numfmt --from=si "$(echo "${cap%bit}" | tr 'a-z' 'A-Z')")
 
-say() { topo_log "bench: $*"; }
+say() { bench_log "bench: $*"; }
 want() { [[ " $only " == *" $1 "* ]]; }
 
 if want gf; then
 	say "GF kernels against ISA-L"
-	"$TOPO_TOP/bench/gf/run.sh" "$out" >/dev/null || say "gf bench failed"
+	"$top/bench/gf/run.sh" "$out" >/dev/null || say "gf bench failed"
 fi
 
 if [ ! -e /sys/module/ecproxy ]; then
@@ -84,7 +82,7 @@ if [ ! -e /sys/module/ecproxy ]; then
 		modprobe ecproxy || exit 1
 	fi
 fi
-topo_env > "$out/env.txt"
+bench_env > "$out/env.txt"
 cat "$out/env.txt" >&2
 # 16 storage nodes (RS(12,4)), 8 clients (the many-A case).
 nas=1
@@ -93,7 +91,7 @@ for n in $conc; do
 done
 say "topology: S, $nas clients, 16 storage nodes"
 topo_setup $nas 16 || exit 1
-TOPO_OUTDIR=$tmp
+BENCH_OUTDIR=$tmp
 
 # ways PREFIX I ID PROFILE K M LOST: the three ways in A_I, one CSV line
 # each appended to PREFIX.csv: way,bytes,wall_s,cpu_s,mbit_s.  Fails on
@@ -102,10 +100,10 @@ ways() {
 	local f=$1 i=$2 id=$3 p=$4 k=$5 m=$6 lost=$7 w j sha
 	sha=$(sha256sum < "$tmp/d/frag.$lost" | cut -d' ' -f1)
 	for w in replication native ecproxy; do
-		j=$(topo_way $w "$i" "$id" "$p" "$k" "$m" "$lost" "$sha")
+		j=$(bench_way $w "$i" "$id" "$p" "$k" "$m" "$lost" "$sha")
 		if [ "$(jget "$j" sha256_ok)" != true ]; then
 			say "$w FAILED: $j"
-			ip netns exec "$TOPO_S" "$ECCTL" task show -s >&2
+			ecq "$S" task show -s >&2
 			echo "$w,0,0,0,0" >> "$f"
 			continue
 		fi
@@ -116,11 +114,11 @@ ways() {
 
 # setup_code PROFILE K M LOST FRAGSIZE: encode and serve; task 1.
 setup_code() {
-	topo_stop_servers
-	ip netns exec "$TOPO_S" "$ECCTL" task flush
+	ec_stop_servers
+	ecq "$S" task flush
 	rm -rf "$tmp/d"
-	topo_encode "$tmp/d" "$1" "$2" "$3" $(($5 * $2)) || return 1
-	topo_store "$tmp/d" "$2" "$3" "$4" || return 1
+	ec_encode "$tmp/d" "$1" "$2" "$3" $(($5 * $2)) || return 1
+	ec_store "$tmp/d" "$2" "$3" "$4" 8000 || return 1
 }
 
 # --- reconstruction rate vs code (paper Fig. 5) and CPU on A ---------------
@@ -131,7 +129,7 @@ if want codes; then
 		k=${km%,*} m=${km#*,}
 		say "RS($k,$m), fragment $frag bytes, cap $cap"
 		setup_code isal-cauchy $k $m 0 $frag || exit 1
-		topo_task 1 isal-cauchy $k $m 0 >&2
+		ec_task 1 isal-cauchy $k $m 0 >&2
 		: > "$tmp/c.csv"
 		ways "$tmp/c.csv" 1 1 isal-cauchy $k $m 0
 		sed "s/^/RS($k+$m),/" "$tmp/c.csv" >> "$out/codes.csv"
@@ -169,13 +167,13 @@ if want buffer; then
 			sha=$(sha256sum < "$tmp/d/frag.0" | cut -d' ' -f1)
 			fb_done=$fb
 		fi
-		topo_task $id isal-cauchy 6 3 0 buffer "$b" >&2
-		j=$(topo_way ecproxy 1 $id isal-cauchy 6 3 0 "$sha")
+		ec_task $id isal-cauchy 6 3 0 buffer "$b" >&2
+		j=$(bench_way ecproxy 1 $id isal-cauchy 6 3 0 "$sha")
 		[ "$(jget "$j" sha256_ok)" = true ] || say "FAILED: $j"
 		r=$(jget "$j" mbit_s)
 		say "  $(printf '%.2f' "$r") Mbit/s"
-		echo "$bb,$rtt,$r,$(awk -v b="$bdp" -v c="$capbits" 'BEGIN { print b / 1e6 "," c / 1e6 }'),$TOPO_FRAGSIZE" >> "$out/buffer.csv"
-		topo_task_del $id
+		echo "$bb,$rtt,$r,$(awk -v b="$bdp" -v c="$capbits" 'BEGIN { print b / 1e6 "," c / 1e6 }'),$EC_FRAGSIZE" >> "$out/buffer.csv"
+		ecq "$S" task del id $id
 		id=$((id + 1))
 	done
 	topo_uncap 1
@@ -193,20 +191,20 @@ conc_run() {
 	# socat per connection: under emulation the k handshakes of every
 	# task can take longer than the default 3 s.
 	for t in $(seq 1 "$n"); do
-		topo_task $((100 + t)) isal-cauchy 3 2 0 timeout handshake 30000 >&2
+		ec_task $((100 + t)) isal-cauchy 3 2 0 timeout handshake 30000 >&2
 	done
 	at=$(awk -v n="$n" -v now="$(date +%s.%N)" 'BEGIN { printf "%.3f", now + 3 + n / 2 }')
 	for t in $(seq 1 "$n"); do
 		a=$([ "$spread" = 1 ] && echo 1 || echo $(((t - 1) % nas + 1)))
-		TOPO_OUTDIR="$tmp/c$t" topo_fetch "$a" proxy $TOPO_VIP:$((7100 + t)) \
-			sha256 "$sha" size "$TOPO_FRAGSIZE" timeout 60000 start "$at" \
+		BENCH_OUTDIR="$tmp/c$t" bench_fetch "$a" proxy $VIP:$((7100 + t)) \
+			sha256 "$sha" size "$EC_FRAGSIZE" timeout 60000 start "$at" \
 			> "$tmp/conc.$t" &
 		pids+=($!)
 	done
 	wait "${pids[@]}"
 	for t in $(seq 1 "$n"); do
 		[ "$(jq -r .sha256_ok "$tmp/conc.$t" 2>/dev/null)" = true ] && exact=$((exact + 1))
-		ip netns exec "$TOPO_S" "$ECCTL" task del id $((100 + t))
+		ecq "$S" task del id $((100 + t))
 	done
 	jq -s -r '"\((map(.bytes) | add) * 8 / ((map(.t_end) | max) - (map(.t_start) | min)) / 1e6)"' \
 		"$tmp"/conc.* | tr '\n' ' '
@@ -241,7 +239,7 @@ if want latency; then
 	for b in $lat_sizes; do
 		say "degraded read of one fragment of a $b-byte RS(6,3) block"
 		setup_code isal-cauchy 6 3 0 $((b / 6)) || exit 1
-		topo_task 1 isal-cauchy 6 3 0 >&2
+		ec_task 1 isal-cauchy 6 3 0 >&2
 		: > "$tmp/c.csv"
 		ways "$tmp/c.csv" 1 1 isal-cauchy 6 3 0
 		sed "s/^/$b,/" "$tmp/c.csv" >> "$out/latency.csv"
@@ -257,12 +255,12 @@ if want uncapped; then
 	echo "way,bytes,wall_s,mbit_s,softirq_s,softirq_ns_per_byte" > "$out/uncapped.csv"
 	setup_code isal-cauchy 6 3 0 $unc_frag || exit 1
 	sha=$(sha256sum < "$tmp/d/frag.0" | cut -d' ' -f1)
-	topo_task 1 isal-cauchy 6 3 0 >&2
+	ec_task 1 isal-cauchy 6 3 0 >&2
 	hz=$(getconf CLK_TCK)
 	for w in replication ecproxy; do
 		say "uncapped $w"
 		s0=$(softirq)
-		j=$(topo_way $w 1 1 isal-cauchy 6 3 0 "$sha")
+		j=$(bench_way $w 1 1 isal-cauchy 6 3 0 "$sha")
 		s1=$(softirq)
 		[ "$(jget "$j" sha256_ok)" = true ] || say "FAILED: $j"
 		awk -v w=$([ $w = replication ] && echo forwarding || echo ecproxy) \

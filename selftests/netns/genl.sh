@@ -4,23 +4,19 @@
 # The module in a namespace topology: opening the "ecproxy" generic netlink
 # family autoloads it, the family is visible in every network namespace,
 # and it unloads cleanly with namespaces alive and after they are gone.
+# Topology: ../lib/topo.sh with one client and no storage node:
 #
 #   +-------------+          +-------------+
 #   |   ns $S     |          |   ns $A     |
 #   |  (router)   |  veth    |  (client)   |
-#   | 10.0.1.1/24 +----------+ 10.0.1.2/24 |
+#   | to-a1       +----------+ to-s        |
+#   | 10.0.1.1/24 |          | 10.0.1.2/24 |
 #   +-------------+          +-------------+
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/topo.sh"
 
-S=ecp-genl-s
-A=ecp-genl-a
-
-cleanup() {
-	ip netns del $S 2>/dev/null
-	ip netns del $A 2>/dev/null
-}
-trap cleanup EXIT
+topo_init genl
 
 loaded() { [ -d /sys/module/ecproxy ]; }
 family_listed() { ip netns exec "$1" genl ctrl list 2>/dev/null | grep -q "Name: ecproxy$"; }
@@ -28,13 +24,7 @@ family_listed() { ip netns exec "$1" genl ctrl list 2>/dev/null | grep -q "Name:
 pp modprobe -r ecproxy 2>/dev/null
 tap_check "module is not loaded at start" sh -c '! test -d /sys/module/ecproxy'
 
-pp ip netns add $S
-pp ip netns add $A
-pp ip -n $S link add veth0 type veth peer name veth0 netns $A
-pp ip -n $S addr add 10.0.1.1/24 dev veth0
-pp ip -n $A addr add 10.0.1.2/24 dev veth0
-pp ip -n $S link set veth0 up
-pp ip -n $A link set veth0 up
+topo_setup 1 0
 tap_check "topology: A reaches S" wait_for 10 ip netns exec $A ping -c1 -W1 10.0.1.1
 
 tap_check "opening the family from a netns autoloads the module" \
@@ -48,7 +38,6 @@ tap_check "modinfo shows the genl family alias" \
 	sh -c 'modinfo ecproxy | grep -q "alias:.*net-pf-16-proto-16-family-ecproxy"'
 # The packaging promise: description, license, version and every parameter
 # with its description, as the README lists them.
-top=$(cd "$(dirname "$0")/../.." && pwd)
 want_ver=$(sed -n 's/^#define ECP_VERSION "\(.*\)"/\1/p' "$top/kmod/ecproxy.h")
 mi=$(modinfo ecproxy)
 echo "$mi" | sed 's/^/# /' >&2
@@ -74,9 +63,8 @@ for p in "netns_mem_max:Bytes of task buffers each network namespace may reserve
 done
 tap_check "modinfo lists exactly five parameters" \
 	sh -c '[ "$(modinfo -F parm ecproxy | wc -l)" = 5 ]'
-ecctl=${ECCTL:-$top/tools/ecctl/ecctl}
 tap_check "ecctl gf reports the module's version" \
-	sh -c "$ecctl gf | grep -qx 'ecproxy $got_ver'"
+	sh -c "$ECCTL gf | grep -qx 'ecproxy $got_ver'"
 
 tap_check "unload with namespaces alive" modprobe -r ecproxy
 tap_check "module is gone" sh -c '! test -d /sys/module/ecproxy'

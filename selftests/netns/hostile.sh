@@ -11,22 +11,21 @@
 # complain.  Last, a flood from unroutable addresses at the idle task
 # must take nothing.  Packets are built with scapy (hostile.py).
 #
-# Topology: lib/recon.sh with three sources, A -- S (VIP on lo) -- B1..B3.  The link to A
-# is slowed down while the packets arrive, so that the transfer is still
-# running.
+# Topology: ../lib/topo.sh with three sources, A -- S (VIP on lo) -- B1..B3.
+# The link to A is slowed down while the packets arrive, so that the
+# transfer is still running.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
-
-. "$(dirname "$0")/lib/recon.sh"
+. "$(dirname "$0")/../lib/ec.sh"
 
 here=$(cd "$(dirname "$0")" && pwd)
 PY=/usr/bin/python3
 FLOOD=${ECP_FLOOD_SYNS:-20000}
-rc_init hs 3
+topo_init hs
 
 # drops ID: "reason count" lines of task ID's drop counters.
 drops() {
-	ip netns exec $S "$ECCTL" -j task show id "$1" -s |
+	ecq $S -j task show id "$1" -s |
 		jq -r '[.. | objects | select(has("drops")) | .drops][0] //
 		       {} | to_entries[] | "\(.key) \(.value)"'
 }
@@ -36,43 +35,8 @@ drop_count() {
 	awk -v r="$2" '$1 == r { n = $2 } END { print n + 0 }' "$1"
 }
 
-# prepare ID SIZE: encode SIZE random bytes as RS(3,2), serve fragments
-# 1..3, add task ID rebuilding fragment 0 on VIP:7000+ID.
-prepare() {
-	local id=$1 dir=$tmp/$1 i
-	mkdir -p "$dir"
-	head -c "$2" /dev/urandom > "$dir/in"
-	pp "$ECCTL" code encode isal-cauchy k 3 m 2 in "$dir/in" out "$dir" >&2
-	for i in 1 2 3; do
-		rc_serve $i 8000 "$dir/frag.$i"
-	done
-	ecin task add id "$id" vip $VIP port $((7000 + id)) code isal-cauchy \
-		k 3 m 2 lost 0 source 10.0.11.2:8000:1 \
-		source 10.0.12.2:8000:2 source 10.0.13.2:8000:3 >&2
-}
-
-# fetch ID: A reads the task's VIP:port into $tmp/ID/out, in the
-# background; sets apid.
-fetch() {
-	echo "[+] ip netns exec $A socat -u TCP:$VIP:$((7000 + $1)) - > out" >&2
-	timeout 300 ip netns exec $A socat -u TCP:$VIP:$((7000 + $1)) - \
-		> "$tmp/$1/out" 2> "$tmp/$1/err" &
-	apid=$!
-}
-
-# check_exact DESC ID: what A got is the lost fragment.
-check_exact() {
-	local dir=$tmp/$2
-	if [ "$(sha256sum < "$dir/frag.0")" = "$(sha256sum < "$dir/out")" ]; then
-		tap_ok "$1"
-	else
-		tap_fail "$1" "got $(stat -c %s "$dir/out") bytes, want $(stat -c %s "$dir/frag.0"); $(cat "$dir/err")"
-		ecin task show id "$2" -s >&2
-	fi
-}
-
 pp modprobe ecproxy
-rc_setup || exit 1
+topo_setup 1 3 || exit 1
 if ! $PY -c 'import scapy.layers.inet' 2>/dev/null; then
 	tap_skip "hostile input" "python3-scapy missing (scripts/deps.sh)"
 	tap_done
@@ -81,19 +45,20 @@ fi
 # Slow A's link so that the transfer outlives the attack (scapy is slow
 # under emulation, and each shape is judged on its own): a 2 MiB fragment
 # takes 65 s at 256 kbit/s.  The link is sped up once the attack is over.
-pp ip netns exec $S tc qdisc add dev s-a root netem rate 256kbit
+pp ip netns exec $S tc qdisc add dev to-a1 root netem rate 256kbit
 
 # ---- Crafted segments ----------------------------------------------------
 
-prepare 1 $((6 << 20))
+ec_prep 1 isal-cauchy 3 2 0 $((6 << 20))
 ip netns exec $A $PY "$here/hostile.py" crafted "$tmp/ready" "$tmp/shapes" \
-	$VIP 7001 a-s ${B}1 b-s 10.0.11.2 8000 $S "$ECCTL" 1 \
+	$VIP 7001 to-s ${B}1 to-s 10.0.11.2 8001 $S "$ECCTL" 1 \
 	2> "$tmp/crafted.err" &
 cpid=$!
 if ! wait_for 300 test -e "$tmp/ready"; then
 	tap_fail "crafted: packet generator ready" "$(cat "$tmp/crafted.err")"
 fi
-fetch 1
+EC_TIMEOUT=300 ec_fetch 1 &
+apid=$!
 if wait $cpid; then
 	tap_ok "crafted: every shape sent during the transfer"
 else
@@ -101,11 +66,11 @@ else
 		"$(cat "$tmp/crafted.err")"
 fi
 cat "$tmp/crafted.err" "$tmp/shapes" >&2
-running=$(ip netns exec $S "$ECCTL" -j task show id 1 -s |
+running=$(ecq $S -j task show id 1 -s |
 	  jq -r '[.. | objects | select(has("conns")) | .conns][0]')
-pp ip netns exec $S tc qdisc change dev s-a root netem rate 100mbit
+pp ip netns exec $S tc qdisc change dev to-a1 root netem rate 100mbit
 wait $apid
-check_exact "crafted: reconstruction byte-exact under malformed segments" 1
+ec_verify "crafted: reconstruction byte-exact under malformed segments" 1
 if [ "$running" = 1 ]; then
 	tap_ok "crafted: the transfer outlived the attack"
 else
@@ -121,9 +86,9 @@ for reason in bad_csum out_of_window truncated bad_options bad_flags; do
 		tap_fail "crafted: $reason: each of $n shapes dropped and counted" "$bad"
 	fi
 done
-rc_reported 1 'connections 1 done 1 failed 0' "crafted: one connection, closed cleanly"
-rc_stop_servers
-wait_for 10 rc_conn_idle 1
+ec_reported 1 'connections 1 done 1 failed 0' "crafted: one connection, closed cleanly"
+ec_stop_servers
+wait_for 10 ec_conn_idle 1
 
 # ---- SYN flood -----------------------------------------------------------
 
@@ -136,13 +101,14 @@ meminfo() {
 # waits for the go, given once A's connection is up; at 256 kbit/s the
 # 2 MiB transfer would take 65 s, the flood lasts at most 3 s, and the
 # link is sped up once the flood is over.
-pp ip netns exec $S tc qdisc change dev s-a root netem rate 256kbit
-prepare 2 $((6 << 20))
+pp ip netns exec $S tc qdisc change dev to-a1 root netem rate 256kbit
+ec_prep 2 isal-cauchy 3 2 0 $((6 << 20))
 ip netns exec $A $PY "$here/hostile.py" flood "$tmp/go" $VIP 7002 "$FLOOD" 3 \
 	> "$tmp/flood.out" 2> "$tmp/flood.err" &
 fpid=$!
 wait_for 300 test -e "$tmp/go.ready"
-fetch 2
+EC_TIMEOUT=300 ec_fetch 2 &
+apid=$!
 wait_for 60 sh -c "ip netns exec $S '$ECCTL' task show id 2 -s | grep -q 'state established'"
 sync
 echo 2 > /proc/sys/vm/drop_caches
@@ -157,11 +123,11 @@ sent=$(cat "$tmp/flood.out")
 slab1=$(meminfo Slab)
 avail1=$(meminfo MemAvailable)
 syn_recv1=$(ip netns exec $S ss -tnH state syn-recv | wc -l)
-conn_during=$(ip netns exec $S "$ECCTL" -j task show id 2 -s |
+conn_during=$(ecq $S -j task show id 2 -s |
 	      jq -r '[.. | objects | select(has("conns")) | .conns][0]')
-pp ip netns exec $S tc qdisc change dev s-a root netem rate 100mbit
+pp ip netns exec $S tc qdisc change dev to-a1 root netem rate 100mbit
 wait $apid
-check_exact "flood: reconstruction byte-exact under a SYN flood" 2
+ec_verify "flood: reconstruction byte-exact under a SYN flood" 2
 drops 2 > "$tmp/drops2"
 cat "$tmp/flood.err" "$tmp/drops2" >&2
 busy=$(drop_count "$tmp/drops2" busy)
@@ -191,14 +157,14 @@ if [ $((slab1 - slab0)) -lt 1024 ]; then
 else
 	tap_fail "flood: slab grew $((slab1 - slab0)) kB (bound 1024 kB)"
 fi
-out=$(ecin stats)
+out=$(ecin $S stats)
 echo "$out" >&2
-rc_stop_servers
-wait_for 10 rc_conn_idle 2
+ec_stop_servers
+wait_for 10 ec_conn_idle 2
 
 # The same spoofed clients at an idle task: S has no route back to them
 # (198.18.0.0/15), so no SYN may start a connection nor take the task.
-conns0=$(ip netns exec $S "$ECCTL" -j task show id 2 -s |
+conns0=$(ecq $S -j task show id 2 -s |
 	 jq -r '[.. | objects | select(has("conns")) | .conns][0]')
 ip netns exec $A $PY "$here/hostile.py" flood "$tmp/go2" $VIP 7002 2000 3 \
 	> "$tmp/flood2.out" 2> "$tmp/flood2.err" &
@@ -210,15 +176,15 @@ sent=$(cat "$tmp/flood2.out")
 wait_for 5 sh -c "ip netns exec $S '$ECCTL' -j task show id 2 -s | jq -e '.[0].stats.drops.no_route > 0' >/dev/null"
 drops 2 > "$tmp/drops3"
 noroute=$(drop_count "$tmp/drops3" no_route)
-conns1=$(ip netns exec $S "$ECCTL" -j task show id 2 -s |
+conns1=$(ecq $S -j task show id 2 -s |
 	 jq -r '[.. | objects | select(has("conns")) | .conns][0]')
 if [ "${sent:-0}" -gt 0 ] && [ "$noroute" -gt 0 ] && [ "$noroute" -le "$sent" ] &&
-   [ "$conns1" = "$conns0" ] && rc_conn_idle 2; then
+   [ "$conns1" = "$conns0" ] && ec_conn_idle 2; then
 	tap_ok "idle flood from unroutable addresses: $noroute of $sent SYNs dropped as no-route, task idle"
 else
 	tap_fail "idle flood from unroutable addresses: dropped as no-route, task idle" \
 		"no_route $noroute of ${sent:-0}, connections $conns0 -> $conns1"
 fi
-tap_check "tasks deleted after the attack" ecin task flush
+tap_check "tasks deleted after the attack" ecin $S task flush
 
 tap_done

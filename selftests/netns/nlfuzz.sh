@@ -11,12 +11,10 @@
 #   ECP_NLFUZZ_SEED=N selftests/vm/run -- selftests/netns/run.sh selftests/netns/nlfuzz.sh
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/topo.sh"
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-ECCTL=${ECCTL:-$top/tools/ecctl/ecctl}
 PY=/usr/bin/python3
-S=ecp-nf-s
 param=/sys/module/ecproxy/parameters/netns_mem_max
 seed=${ECP_NLFUZZ_SEED:-$RANDOM}
 # The debug kernel (KASAN, kmemleak) is several times slower.
@@ -28,24 +26,18 @@ else
 	race_secs=${ECP_NLFUZZ_RACE_SECS:-10}
 fi
 nrace=4
-tmp=$(mktemp -d)
 mem_max=
 
+# The fuzz runs in S alone (../lib/topo.sh with no other node).
+topo_init nf
 cleanup() {
 	[ -z "$mem_max" ] || echo "$mem_max" > $param
-	ip netns del $S 2>/dev/null
-	rm -rf "$tmp"
+	topo_cleanup
 }
 trap cleanup EXIT
 
-ecin() {
-	echo "[+] ip netns exec $S ecctl $*" >&2
-	ip netns exec $S "$ECCTL" "$@"
-}
-
 pp modprobe ecproxy
-pp ip netns add $S
-ip -n $S link set lo up
+topo_setup 0 0 || exit 1
 # Small cap: requests that pass validation allocate little, and the cap
 # itself (-ENOSPC) is part of what gets exercised.
 mem_max=$(cat $param)
@@ -84,18 +76,18 @@ fi
 echo "$mem_max" > $param
 mem_max=
 # Still working: a task round-trip, and nothing left behind.
-tap_check "after the fuzz: flush" ecin task flush
-tap_check "after the fuzz: task add" ecin task add id 9 vip 10.99.0.1 \
+tap_check "after the fuzz: flush" ecin $S task flush
+tap_check "after the fuzz: task add" ecin $S task add id 9 vip 10.99.0.1 \
 	port 7009 source 10.0.11.2:8000 coef 1 source 10.0.12.2:8000 coef 2
-out=$(ecin task show id 9)
+out=$(ecin $S task show id 9)
 echo "$out" >&2
 if echo "$out" | grep -q '10.0.12.2:8000'; then
 	tap_ok "after the fuzz: task show"
 else
 	tap_fail "after the fuzz: task show" "$out"
 fi
-tap_check "after the fuzz: task del" ecin task del id 9
-out=$(ecin stats)
+tap_check "after the fuzz: task del" ecin $S task del id 9
+out=$(ecin $S stats)
 echo "$out" >&2
 if echo "$out" | grep -q '^tasks 0 memory 0 '; then
 	tap_ok "after the fuzz: no task, no memory left"

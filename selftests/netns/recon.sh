@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# End-to-end reconstruction through the proxy, topology of lib/recon.sh
+# End-to-end reconstruction through the proxy, topology of ../lib/topo.sh
 # with six sources: fragments are encoded with ecctl, the survivors are
 # served by socat on B1..Bk, A reads VIP:port with socat and what it gets
 # must be the lost fragment, byte for byte.  Sizes around the MSS, loss,
@@ -10,22 +10,22 @@
 # size have files of their own (recon_*.sh).
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
-. "$(dirname "$0")/lib/recon.sh"
+. "$(dirname "$0")/../lib/ec.sh"
 
-rc_init rc 6
+topo_init rc
 
 pp modprobe ecproxy
-rc_setup || exit 1
+topo_setup 1 6 || exit 1
 
 # MSS on a 1500 MTU link: 1460; the fragment is ceil(size / k).
 mss=1460
 n=1
 for sz in 1 $(((mss - 1) * 3)) $((mss * 3)) $(((mss + 1) * 3)) $((3 << 20)); do
-	rc_recon "isal-cauchy RS(3,2) lost 0, fragment of $(((sz + 2) / 3)) bytes" \
+	ec_recon "isal-cauchy RS(3,2) lost 0, fragment of $(((sz + 2) / 3)) bytes" \
 		$n isal-cauchy 3 2 0 $sz
 	n=$((n + 1))
 done
-rc_recon "jerasure RS(6,3) lost parity 7, fragment of 512 KiB" \
+ec_recon "jerasure RS(6,3) lost parity 7, fragment of 512 KiB" \
 	$n jerasure-rs 6 3 7 $((3 << 20))
 n=$((n + 1))
 
@@ -34,13 +34,13 @@ n=$((n + 1))
 # contributed are skipped).  TSO/GSO off on the lossy links: netem would
 # otherwise drop whole 64 KiB bursts, so few that a run could see none.
 # About 700 segments each way at 2%: some are lost on both links.
-if ip netns exec $S tc qdisc add dev s-a root netem loss 2% 2>/dev/null; then
-	pp ip netns exec $S ethtool -K s-a tso off gso off
-	pp ip netns exec ${B}1 ethtool -K b-s tso off gso off
-	pp ip netns exec ${B}1 tc qdisc add dev b-s root netem loss 2%
-	rc_recon "2% loss towards A and from B1, fragment of 1 MiB" \
+if ip netns exec $S tc qdisc add dev to-a1 root netem loss 2% 2>/dev/null; then
+	pp ip netns exec $S ethtool -K to-a1 tso off gso off
+	pp ip netns exec ${B}1 ethtool -K to-s tso off gso off
+	pp ip netns exec ${B}1 tc qdisc add dev to-s root netem loss 2%
+	ec_recon "2% loss towards A and from B1, fragment of 1 MiB" \
 		$n isal-cauchy 3 2 0 $((3 << 20))
-	out=$(ecin task show id $n -s)
+	out=$(ecin $S task show id $n -s)
 	echo "$out" >&2
 	if echo "$out" | grep -q 'resent [1-9]' &&
 	   echo "$out" | grep -q 'prompts [1-9]'; then
@@ -48,10 +48,10 @@ if ip netns exec $S tc qdisc add dev s-a root netem loss 2% 2>/dev/null; then
 	else
 		tap_fail "loss: re-sent to A from the buffer, B1 prompted to resend" "$out"
 	fi
-	pp ip netns exec $S tc qdisc del dev s-a root
-	pp ip netns exec ${B}1 tc qdisc del dev b-s root
-	pp ip netns exec $S ethtool -K s-a tso on gso on
-	pp ip netns exec ${B}1 ethtool -K b-s tso on gso on
+	pp ip netns exec $S tc qdisc del dev to-a1 root
+	pp ip netns exec ${B}1 tc qdisc del dev to-s root
+	pp ip netns exec $S ethtool -K to-a1 tso on gso on
+	pp ip netns exec ${B}1 ethtool -K to-s tso on gso on
 else
 	tap_skip "2% loss towards A and from B1" "no netem"
 	tap_skip "loss: re-sent to A from the buffer, B1 prompted to resend" "no netem"
@@ -59,12 +59,12 @@ fi
 n=$((n + 1))
 
 # Statistics of the 1 MiB case: everything out that came in, once.
-rc_reported 5 " out 1048576 segments" "stats: bytes out of the 1 MiB fragment"
+ec_reported 5 " out 1048576 segments" "stats: bytes out of the 1 MiB fragment"
 
 # A source whose port is closed: A is reset within the handshake.
-ecin task add id 20 vip $VIP port 7020 source 10.0.11.2:8001 coef 1 \
+ecin $S task add id 20 vip $VIP port 7020 source 10.0.11.2:8001 coef 1 \
 	source 10.0.12.2:8020 coef 1 >&2
-rc_serve 2 8020 /dev/null
+ec_serve 2 8020 /dev/null
 # ecp-cli times connect() itself, so process start-up under emulation does
 # not count.  Baseline: a closed port of S's own stack.
 tap_expect_fail "closed local port: A's connect fails" \
@@ -84,63 +84,38 @@ if [ -n "$el" ] && [ -n "$base" ] && [ "$el" -lt $((base + 800)) ]; then
 else
 	tap_fail "closed source port: reset in ${el:-?} ms (closed local port: ${base:-?} ms)"
 fi
-rc_stop_servers
+ec_stop_servers
 # One connection: A's first SYN was answered with the RST, no retry.
-rc_reported 20 'connections 1 done 0 failed 1 .*last-error source-refused (source 0)' \
+ec_reported 20 'connections 1 done 0 failed 1 .*last-error source-refused (source 0)' \
 	"closed source port: reported, reset on the first SYN"
 
-# endless ID: tasks ID's sources stream zeros forever to A, in the
-# background; sets apid.
-endless() {
-	local i
-	local i port=$((8000 + $1))
-	for i in 1 2 3; do
-		rc_serve $i $port /dev/zero
-	done
-	ecin task add id "$1" vip $VIP port $((7000 + $1)) \
-		source 10.0.11.2:$port coef 1 source 10.0.12.2:$port coef 2 \
-		source 10.0.13.2:$port coef 3 >&2
-	ip netns exec $A socat -u TCP:$VIP:$((7000 + $1)) /dev/null \
-		2> "$tmp/endless.err" &
-	apid=$!
+# midway ID CMD...: CMD once task ID has sent A 100000 bytes.
+midway() {
+	wait_for 20 ec_bytes_out_gt "$1" 100000 && pp "${@:2}"
 }
 
 # Deleting a task mid-transfer resets A (and the sources).
-endless 21
-if wait_for 20 rc_bytes_out_gt 21 100000 && pp ecin task del id 21 &&
-   rc_gone $apid 5; then
-	tap_ok "task deleted mid-transfer: A reset"
-else
-	tap_fail "task deleted mid-transfer: A reset" "$(cat "$tmp/endless.err")"
-	kill $apid 2>/dev/null
-fi
-wait $apid 2>/dev/null
-rc_stop_servers
+ec_endless 21 8021
+ec_a_reset "task deleted mid-transfer: A reset" 5 midway 21 ecin $S task del id 21
+ec_stop_servers
 
 # Other ports of the VIP go to S's own stack, untouched.
 ip netns exec $S socat -U TCP-LISTEN:9000,bind=$VIP,reuseaddr \
 	SYSTEM:'echo plain' 2>/dev/null &
-wait_for 5 rc_listening $S 9000
+wait_for 5 topo_listening $S 9000
 got=$(timeout 5 ip netns exec $A socat -u TCP:$VIP:9000 - 2>&1)
 if [ "$got" = plain ]; then
 	tap_ok "other VIP port untouched"
 else
 	tap_fail "other VIP port untouched" "got: $got"
 fi
-rc_kill_ns $S
+topo_kill_ns $S
 
 # Module unload mid-transfer: A is reset, the module goes cleanly (the
 # debug VM checks for splats and leaks), and comes back for later tests.
-endless 22
-if wait_for 20 rc_bytes_out_gt 22 100000 && pp modprobe -r ecproxy &&
-   rc_gone $apid 5; then
-	tap_ok "module unloaded mid-transfer: A reset"
-else
-	tap_fail "module unloaded mid-transfer: A reset" "$(cat "$tmp/endless.err")"
-	kill $apid 2>/dev/null
-fi
-wait $apid 2>/dev/null
-rc_stop_servers
+ec_endless 22 8022
+ec_a_reset "module unloaded mid-transfer: A reset" 5 midway 22 modprobe -r ecproxy
+ec_stop_servers
 tap_check "module loads again" modprobe ecproxy
 
 tap_done

@@ -6,28 +6,28 @@
 # socat and by a plain client (progs/ecp-cli), A with and without a
 # request.  With a request, every source must get A's bytes exactly before
 # it answers; socat's A half-closes after its request (A's FIN reaches the
-# sources before their data), ecp-cli's does not.  RS(3,2) of lib/recon.sh.
+# sources before their data), ecp-cli's does not.  RS(3,2) of ../lib/topo.sh.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
-. "$(dirname "$0")/lib/recon.sh"
+. "$(dirname "$0")/../lib/ec.sh"
 
-rc_init rca 3
+topo_init rca
 pp modprobe ecproxy
-rc_setup || exit 1
+topo_setup 1 3 || exit 1
 
 # Fragments of 96 KiB + 1 (not a multiple of the MSS); a 2937-byte
 # request is three segments at MSS 1460.
 size=$((3 * (96 << 10) + 3))
 id=1
-for RC_SERVER in socat prog; do
-	for RC_CLIENT in socat prog; do
-		for RC_REQ in 0 2937; do
-			if [ $RC_REQ = 0 ]; then
+for EC_SERVER in socat prog; do
+	for EC_CLIENT in socat prog; do
+		for EC_REQ in 0 2937; do
+			if [ $EC_REQ = 0 ]; then
 				what="no request"
 			else
-				what="a $RC_REQ-byte request"
+				what="a $EC_REQ-byte request"
 			fi
-			rc_recon "sources $RC_SERVER, A $RC_CLIENT, $what" \
+			ec_recon "sources $EC_SERVER, A $EC_CLIENT, $what" \
 				$id isal-cauchy 3 2 $((id % 5)) $size
 			id=$((id + 1))
 		done
@@ -36,10 +36,10 @@ done
 
 # A one-byte request, and a request of 64 KiB (it fills A's initial window
 # towards S; every copy is acked by all sources before A may send more).
-RC_SERVER=prog RC_CLIENT=prog RC_REQ=1 rc_recon \
+EC_SERVER=prog EC_CLIENT=prog EC_REQ=1 ec_recon \
 	"sources prog, A prog, a 1-byte request" $id jerasure-rs 3 2 1 $size
 id=$((id + 1))
-RC_SERVER=prog RC_CLIENT=prog RC_REQ=65536 rc_recon \
+EC_SERVER=prog EC_CLIENT=prog EC_REQ=65536 ec_recon \
 	"sources prog, A prog, a 64 KiB request" $id jerasure-rs 3 2 4 $size
 
 # ecp-cli's own report matches what it wrote.

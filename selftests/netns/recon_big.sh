@@ -12,10 +12,10 @@
 # Not on a KASAN kernel (the debug VM): instrumented memory accesses make
 # the rate meaningless and 64 MiB through them exceeds the time budget of
 # its test run.  The smaller recon*.sh cases cover that kernel.
-# lib/recon.sh topology, RS(3,2), sources and A as plain programs.
+# ../lib/topo.sh topology, RS(3,2), sources and A as plain programs.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
-. "$(dirname "$0")/lib/recon.sh"
+. "$(dirname "$0")/../lib/ec.sh"
 
 if grep -q ' kasan_report$' /proc/kallsyms; then
 	tap_skip "64 MiB fragment and rate" \
@@ -24,37 +24,38 @@ if grep -q ' kasan_report$' /proc/kallsyms; then
 	exit
 fi
 
-rc_init rcb 3
+topo_init rcb
 pp modprobe ecproxy
-rc_setup || exit 1
+topo_setup 1 3 || exit 1
 
-RC_SERVER=prog
-RC_CLIENT=prog
-RC_TIMEOUT=600
+EC_SERVER=prog
+EC_CLIENT=prog
+EC_TIMEOUT=600
 id=1
 frag=$((64 << 20))
 dir=$tmp/$id
 results=$top/build/results
 mkdir -p "$results"
 
-rc_prep $id isal-cauchy 3 2 0 $((3 * frag)) || exit 1
-# Room in the VM's tmpfs: neither the input nor the unused parity is needed.
-rm -f "$dir/in" "$dir/frag.4"
-rc_fetch $id
-rc_verify "isal-cauchy RS(3,2), fragment of 64 MiB" $id
-ecin task show id $id -s >&2
+ec_prep $id isal-cauchy 3 2 0 $((3 * frag)) || exit 1
+# Room in the VM's tmpfs: the unused parity is not needed (ec_encode
+# did not keep the input either).
+rm -f "$dir/frag.4"
+ec_fetch $id
+ec_verify "isal-cauchy RS(3,2), fragment of 64 MiB" $id
+ecin $S task show id $id -s >&2
 rm -f "$dir/out"
 
 # The same size through S's forwarding path, from B1 (fragment 1).
-pp rc_serve 1 9001 "$dir/frag.1"
-timeout "$RC_TIMEOUT" ip netns exec $A "$PROGS/ecp-cli" -o "$dir/out" \
+pp ec_serve 1 9001 "$dir/frag.1"
+timeout "$EC_TIMEOUT" ip netns exec $A "$PROGS/ecp-cli" -o "$dir/out" \
 	10.0.11.2 9001 2> "$dir/plain.err"
 if cmp -s "$dir/out" "$dir/frag.1"; then
 	tap_ok "plain TCP through S, 64 MiB"
 else
 	tap_fail "plain TCP through S, 64 MiB" "$(cat "$dir/plain.err")"
 fi
-rc_stop_servers
+ec_stop_servers
 
 # rate FILE: "MB/s seconds" from ecp-cli's report.
 rate() {

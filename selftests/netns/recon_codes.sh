@@ -4,15 +4,15 @@
 # The wide codes: RS(10,4) and RS(12,4) with both profiles, ISA-L Cauchy
 # (HDFS) and Jerasure Vandermonde (Ceph), each with a lost data fragment
 # and a lost parity fragment; the task's coefficients come from
-# `ecctl task add ... code`.  Up to twelve sources: lib/recon.sh with
+# `ecctl task add ... code`.  Up to twelve sources: ../lib/topo.sh with
 # B1..B12.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
-. "$(dirname "$0")/lib/recon.sh"
+. "$(dirname "$0")/../lib/ec.sh"
 
-rc_init rcc 12
+topo_init rcc
 pp modprobe ecproxy
-rc_setup || exit 1
+topo_setup 1 12 || exit 1
 
 id=1
 for profile in isal-cauchy jerasure-rs; do
@@ -27,7 +27,7 @@ for profile in isal-cauchy jerasure-rs; do
 			else
 				what="parity"
 			fi
-			rc_recon "$profile RS($k,$m) lost $what fragment $lost" \
+			ec_recon "$profile RS($k,$m) lost $what fragment $lost" \
 				$id $profile $k $m $lost $size
 			id=$((id + 1))
 		done
@@ -37,8 +37,8 @@ done
 # The last case's task: every one of the twelve sources contributed the
 # whole fragment, and A got it once.
 frag=$(stat -c %s "$tmp/$((id - 1))/frag.0")
-got=$(rc_stats $((id - 1)) '[.sources[].stats.bytes_in] | map(select(. == '"$frag"')) | length')
-out=$(rc_stats $((id - 1)) .stats.bytes_out)
+got=$(ec_stats $((id - 1)) '[.sources[].stats.bytes_in] | map(select(. == '"$frag"')) | length')
+out=$(ec_stats $((id - 1)) .stats.bytes_out)
 if [ "$got" = 12 ] && [ "$out" = "$frag" ]; then
 	tap_ok "RS(12,4): $frag bytes in from each of 12 sources, $out out"
 else

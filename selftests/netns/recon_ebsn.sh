@@ -18,14 +18,14 @@
 #    edge <= A's ack + I <= the straggler's bytes + I, so at every sample
 #    max - min <= I, plus what the straggler itself moved while the
 #    kernel was filling in the reply (the tolerance below).
-# lib/recon.sh topology, RS(3,2).
+# ../lib/topo.sh topology, RS(3,2).
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
-. "$(dirname "$0")/lib/recon.sh"
+. "$(dirname "$0")/../lib/ec.sh"
 
-rc_init rce 3
+topo_init rce
 pp modprobe ecproxy
-rc_setup || exit 1
+topo_setup 1 3 || exit 1
 
 buf=$((64 << 10))
 frag=$((768 << 10))
@@ -33,11 +33,11 @@ frag=$((768 << 10))
 # 0.5 s at its rate, far longer than that takes even under emulation.
 slack=$((64 << 10))
 id=1
-pp ip netns exec ${B}1 tc qdisc add dev b-s root tbf rate 1mbit \
+pp ip netns exec ${B}1 tc qdisc add dev to-s root tbf rate 1mbit \
 	burst 16kb latency 500ms || exit 1
 
-RC_TASK="buffer $buf" rc_prep $id isal-cauchy 3 2 0 $((3 * frag)) || exit 1
-rc_fetch $id &
+EC_TASK="buffer $buf" ec_prep $id isal-cauchy 3 2 0 $((3 * frag)) || exit 1
+ec_fetch $id &
 apid=$!
 
 # sample: "straggler min max" of the sources' bytes-in, from one ecctl
@@ -62,14 +62,14 @@ while kill -0 $apid 2>/dev/null; do
 	sample >> "$samples"
 done
 wait $apid
-rc_verify "straggler at 1 Mbit/s, buffer 64 KiB: fragment of 768 KiB" $id
-rc_stop_servers
-wait_for 10 rc_conn_idle $id
-ecin task show id $id -s >&2
+ec_verify "straggler at 1 Mbit/s, buffer 64 KiB: fragment of 768 KiB" $id
+ec_stop_servers
+wait_for 10 ec_conn_idle $id
+ecin $S task show id $id -s >&2
 
-peak=$(rc_stats $id .stats.peak_buffer)
-clamps=$(rc_stats $id .stats.window_clamps)
-over=$(rc_stats $id .stats.overflow)
+peak=$(ec_stats $id .stats.peak_buffer)
+clamps=$(ec_stats $id .stats.window_clamps)
+over=$(ec_stats $id .stats.overflow)
 echo "# ebsn: buffer $buf, peak occupancy $peak, window clamps $clamps, overflow $over"
 if [ "$peak" -gt 0 ] && [ "$peak" -le $buf ] && [ "$over" = 0 ]; then
 	tap_ok "peak buffer occupancy $peak <= buffer $buf, no overflow"

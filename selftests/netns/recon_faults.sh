@@ -21,28 +21,28 @@
 # the closed port in fallback.sh.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
-. "$(dirname "$0")/lib/recon.sh"
+. "$(dirname "$0")/../lib/ec.sh"
 
-rc_init rfm 3
+topo_init rfm
 pp modprobe ecproxy
-rc_setup || exit 1
+topo_setup 1 3 || exit 1
 
-if ! ip netns exec $S tc qdisc add dev s-a root netem loss 0% 2>/dev/null; then
+if ! ip netns exec $S tc qdisc add dev to-a1 root netem loss 0% 2>/dev/null; then
 	tap_skip "fault matrix" "no netem in this kernel"
 	tap_done
 	exit
 fi
-ip netns exec $S tc qdisc del dev s-a root
+ip netns exec $S tc qdisc del dev to-a1 root
 
 # Segment-sized packets on the faulty links: netem drops, duplicates or
 # delays a GSO packet whole.  Checksums are verified on S's side of the
 # source links: veth would otherwise mark what netem corrupted as
 # verified, which a real NIC would not.
 for i in 1 2 3; do
-	pp ip netns exec $B$i ethtool -K b-s tso off gso off
-	pp ip netns exec $S ethtool -K s-b$i rx off
+	pp ip netns exec $B$i ethtool -K to-s tso off gso off
+	pp ip netns exec $S ethtool -K to-b$i rx off
 done
-pp ip netns exec $A ethtool -K a-s tso off gso off
+pp ip netns exec $A ethtool -K to-s tso off gso off
 
 # netem_on WHERE SPEC...: a netem qdisc on the source links' sending ends
 # (WHERE src), on both ends of A's link (a), or both (all).
@@ -51,22 +51,22 @@ netem_on() {
 	shift
 	if [ "$where" != a ]; then
 		for i in 1 2 3; do
-			ip netns exec $B$i tc qdisc replace dev b-s root netem "$@" limit 100000
+			ip netns exec $B$i tc qdisc replace dev to-s root netem "$@" limit 100000
 		done
 	fi
 	if [ "$where" != src ]; then
-		ip netns exec $S tc qdisc replace dev s-a root netem "$@" limit 100000
-		ip netns exec $A tc qdisc replace dev a-s root netem "$@" limit 100000
+		ip netns exec $S tc qdisc replace dev to-a1 root netem "$@" limit 100000
+		ip netns exec $A tc qdisc replace dev to-s root netem "$@" limit 100000
 	fi
 }
 
 faults_off() {
 	local i
 	for i in 1 2 3; do
-		ip netns exec $B$i tc qdisc del dev b-s root 2>/dev/null
+		ip netns exec $B$i tc qdisc del dev to-s root 2>/dev/null
 	done
-	ip netns exec $S tc qdisc del dev s-a root 2>/dev/null
-	ip netns exec $A tc qdisc del dev a-s root 2>/dev/null
+	ip netns exec $S tc qdisc del dev to-a1 root 2>/dev/null
+	ip netns exec $A tc qdisc del dev to-s root 2>/dev/null
 	return 0
 }
 
@@ -75,27 +75,25 @@ id=0
 
 # case NAME MIB CHECK: rebuild a MIB MiB fragment under the faults in
 # place, then check it (CHECK: a jq condition over the task's statistics,
-# the proof that the fault's path was taken).  Sets el (ms).
+# the proof that the fault's path was taken).  Sets el (ms, ec_fetch).
 case_run() {
-	local name=$1 mib=$2 check=$3 start got ratio
+	local name=$1 mib=$2 check=$3 got ratio
 	id=$((id + 1))
-	if ! rc_prep $id isal-cauchy 3 2 0 $((3 * mib << 20)); then
+	if ! ec_prep $id isal-cauchy 3 2 0 $((3 * mib << 20)); then
 		tap_fail "$name" "setting up the sources or the task failed"
-		rc_stop_servers
+		ec_stop_servers
 		return
 	fi
-	start=$(date +%s%N)
-	rc_fetch $id
-	el=$((($(date +%s%N) - start) / 1000000))
+	ec_fetch $id
 	faults_off
-	rc_verify "$name: byte-exact" $id
-	rc_stop_servers
-	wait_for 10 rc_conn_idle $id
-	ecin task show id $id -s >&2
-	got=$(rc_stats $id ".stats | {prompts, resent, dups_skipped,
+	ec_verify "$name: byte-exact" $id
+	ec_stop_servers
+	wait_for 10 ec_conn_idle $id
+	ecin $S task show id $id -s >&2
+	got=$(ec_stats $id ".stats | {prompts, resent, dups_skipped,
 		bad_csum: .drops.bad_csum, peak_buffer, window_clamps, overflow}
 		| to_entries | map(\"\(.key) \(.value)\") | join(\", \")")
-	if [ "$(rc_stats $id ".stats | ($check)")" = true ]; then
+	if [ "$(ec_stats $id ".stats | ($check)")" = true ]; then
 		tap_ok "$name: $check"
 	else
 		tap_fail "$name: $check" "$got"
@@ -103,7 +101,7 @@ case_run() {
 	[ $base_ms != 0 ] || base_ms=$el
 	ratio=$(awk -v a=$el -v b=$base_ms -v m=$mib 'BEGIN { printf "%.2f", a / (b * m) }')
 	echo "# matrix: $name | ${mib} MiB in $el ms | x$ratio of clean | $got"
-	ecin task del id $id >&2
+	ecin $S task del id $id >&2
 }
 
 # The first connection pays for cold caches: time the second.
@@ -133,12 +131,11 @@ case_run "5 ms +- 5 ms jitter on every link" 1 '.conns_done == 1'
 # Straggler: B1 at 8 Mbit/s, a tenth of what the others get through S
 # here at least; a 256 KiB buffer.  The transfer cannot beat B1's pace
 # (1 MiB at 8 Mbit/s: 1049 ms), and the buffer must hold.
-pp ip netns exec ${B}1 tc qdisc replace dev b-s root tbf rate 8mbit \
-	burst 16384 latency 1s
-RC_TASK="buffer 262144"
+pp topo_cap_b 1 8mbit
+EC_TASK="buffer 262144"
 case_run "straggler: B1 at 8 Mbit/s, 256 KiB buffer" 1 \
 	'.peak_buffer > 0 and .peak_buffer <= 262144 and .overflow == 0 and .window_clamps > 0'
-RC_TASK=
+EC_TASK=
 if [ $el -ge 1000 ]; then
 	tap_ok "straggler: the transfer ran at the straggler's pace ($el ms >= 1000 ms)"
 else

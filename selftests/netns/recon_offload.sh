@@ -8,14 +8,14 @@
 # 9000, and with a different MTU on every source link (S clamps the MSS it
 # offers each source to its own link and tells A the smallest).  With the
 # offloads off, the per-source segment counts show that no source sent
-# more than its MSS (the clamp took).  lib/recon.sh with RS(3,2).
+# more than its MSS (the clamp took).  ../lib/topo.sh with RS(3,2).
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
-. "$(dirname "$0")/lib/recon.sh"
+. "$(dirname "$0")/../lib/ec.sh"
 
-rc_init rco 3
+topo_init rco
 pp modprobe ecproxy
-rc_setup || exit 1
+topo_setup 1 3 || exit 1
 
 # offload on|off [tx]: TSO, GSO and GRO on every veth end, and checksum
 # offload on, or with tx: tx and rx checksum offload off, so that senders
@@ -27,12 +27,12 @@ ethk() {
 offload() {
 	local csum=on
 	[ "${2:-}" != tx ] || csum=off
-	rc_each_link ethk tx $csum rx $csum tso "$1" gso "$1" gro "$1"
+	topo_each_link ethk tx $csum rx $csum tso "$1" gso "$1" gro "$1"
 }
 
 # mtus A B1 B2 B3: MTU of S's link to A and to each source.
 mtus() {
-	rc_mtu a "$1" && rc_mtu 1 "$2" && rc_mtu 2 "$3" && rc_mtu 3 "$4"
+	topo_mtu a1 "$1" && topo_mtu b1 "$2" && topo_mtu b2 "$3" && topo_mtu b3 "$4"
 }
 
 # shape ID MSS1 MSS2 MSS3: no segment from source i exceeded the MSS S
@@ -43,8 +43,8 @@ shape() {
 	local id=$1 i segs bytes ok=0
 	shift
 	for i in 0 1 2; do
-		segs=$(rc_stats "$id" ".sources[$i].stats.segs_in")
-		bytes=$(rc_stats "$id" ".sources[$i].stats.bytes_in")
+		segs=$(ec_stats "$id" ".sources[$i].stats.segs_in")
+		bytes=$(ec_stats "$id" ".sources[$i].stats.bytes_in")
 		echo "# task $id source $i: $bytes bytes in $segs segments, MSS $1"
 		[ $((segs * $1)) -ge "$bytes" ] || ok=1
 		shift
@@ -69,7 +69,7 @@ case_() {
 	for i in $4 $5 $6; do
 		mss+=($(((i - 40) < amss ? i - 40 : amss)))
 	done
-	rc_recon "$desc, 384 KiB" $id isal-cauchy 3 2 $((id % 5)) $size
+	ec_recon "$desc, 384 KiB" $id isal-cauchy 3 2 $((id % 5)) $size
 	if ! shape $id "${mss[@]}" && [ "$mode" = off ]; then
 		tap_fail "$desc: no segment from a source above its MSS"
 	elif [ "$mode" = off ]; then
@@ -93,7 +93,7 @@ case_ "MTU A 1280, sources 9000/1500/9000, offloads on" on \
 # MSS edges at MTU 9000: fragments of MSS - 1, MSS and MSS + 1 bytes.
 pp mtus 9000 9000 9000 9000 && pp offload on
 for f in 8959 8960 8961; do
-	rc_recon "MTU 9000, fragment of $f bytes" $id jerasure-rs 3 2 0 $((3 * f))
+	ec_recon "MTU 9000, fragment of $f bytes" $id jerasure-rs 3 2 0 $((3 * f))
 	id=$((id + 1))
 done
 

@@ -189,7 +189,7 @@ int ecp_code_coef(const struct ecp_code *c, int lost, const int *avail, int nava
 		uint8_t acc = 0;
 
 		for (int i = 0; i < k; i++)
-			acc ^= ecp_gf_mul(lrow[i], inv[i * k + j]);
+			acc ^= gf8_mul(lrow[i], inv[i * k + j]);
 		out->coef[j] = acc;
 	}
 	return 0;
@@ -200,7 +200,7 @@ void ecp_combine(const uint8_t *coef, const uint8_t *const *src, int n,
 {
 	memset(out, 0, len);
 	for (int j = 0; j < n; j++)
-		ecp_gf_region_muladd(out, src[j], coef[j], len);
+		gf8_region_muladd(out, src[j], coef[j], len);
 }
 
 void ecp_encode(const struct ecp_code *c, const uint8_t *const *data,

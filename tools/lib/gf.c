@@ -8,41 +8,41 @@
 
 #include "gf.h"
 
-uint8_t ecp_gf_inv(uint8_t a)
+uint8_t gf8_inv(uint8_t a)
 {
 	if (a == 0)
 		return 0;
-	return ecp_gf_exp[255 - ecp_gf_log[a]];
+	return gf8_exp[255 - gf8_log[a]];
 }
 
-uint8_t ecp_gf_div(uint8_t a, uint8_t b)
+uint8_t gf8_div(uint8_t a, uint8_t b)
 {
 	if (a == 0 || b == 0)
 		return 0;
-	return ecp_gf_exp[ecp_gf_log[a] + 255 - ecp_gf_log[b]];
+	return gf8_exp[gf8_log[a] + 255 - gf8_log[b]];
 }
 
-uint8_t ecp_gf_pow(uint8_t a, unsigned int n)
+uint8_t gf8_pow(uint8_t a, unsigned int n)
 {
 	if (n == 0)
 		return 1;
 	if (a == 0)
 		return 0;
-	return ecp_gf_exp[(ecp_gf_log[a] * (unsigned long)n) % 255];
+	return gf8_exp[(gf8_log[a] * (unsigned long)n) % 255];
 }
 
-void ecp_gf_mul_table(uint8_t c, uint8_t table[256])
+void gf8_mul_row(uint8_t c, uint8_t row[256])
 {
-	table[0] = 0;
+	row[0] = 0;
 	if (c == 0) {
-		memset(table, 0, 256);
+		memset(row, 0, 256);
 		return;
 	}
 	for (unsigned int x = 1; x < 256; x++)
-		table[x] = ecp_gf_exp[ecp_gf_log[c] + ecp_gf_log[x]];
+		row[x] = gf8_exp[gf8_log[c] + gf8_log[x]];
 }
 
-void ecp_gf_region_mul(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len)
+void gf8_region_mul(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len)
 {
 	uint8_t t[256];
 
@@ -54,12 +54,12 @@ void ecp_gf_region_mul(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len)
 		memmove(dst, src, len);
 		return;
 	}
-	ecp_gf_mul_table(c, t);
+	gf8_mul_row(c, t);
 	for (size_t i = 0; i < len; i++)
 		dst[i] = t[src[i]];
 }
 
-void ecp_gf_region_muladd(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len)
+void gf8_region_muladd(uint8_t *dst, const uint8_t *src, uint8_t c, size_t len)
 {
 	uint8_t t[256];
 
@@ -70,7 +70,7 @@ void ecp_gf_region_muladd(uint8_t *dst, const uint8_t *src, uint8_t c, size_t le
 			dst[i] ^= src[i];
 		return;
 	}
-	ecp_gf_mul_table(c, t);
+	gf8_mul_row(c, t);
 	for (size_t i = 0; i < len; i++)
 		dst[i] ^= t[src[i]];
 }

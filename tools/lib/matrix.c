@@ -13,7 +13,7 @@ void ecp_mat_mul(const uint8_t *a, const uint8_t *b, uint8_t *out,
 			uint8_t acc = 0;
 
 			for (int l = 0; l < k; l++)
-				acc ^= ecp_gf_mul(a[i * k + l], b[l * p + j]);
+				acc ^= gf8_mul(a[i * k + l], b[l * p + j]);
 			out[i * p + j] = acc;
 		}
 	}
@@ -35,8 +35,8 @@ static void row_swap(uint8_t *m, int n, int r1, int r2)
 static void row_scale(uint8_t *w, uint8_t *o, int n, int r, uint8_t s)
 {
 	for (int c = 0; c < n; c++) {
-		w[r * n + c] = ecp_gf_mul(w[r * n + c], s);
-		o[r * n + c] = ecp_gf_mul(o[r * n + c], s);
+		w[r * n + c] = gf8_mul(w[r * n + c], s);
+		o[r * n + c] = gf8_mul(o[r * n + c], s);
 	}
 }
 
@@ -44,8 +44,8 @@ static void row_scale(uint8_t *w, uint8_t *o, int n, int r, uint8_t s)
 static void row_addmul(uint8_t *w, uint8_t *o, int n, int dst, int src, uint8_t f)
 {
 	for (int c = 0; c < n; c++) {
-		w[dst * n + c] ^= ecp_gf_mul(w[src * n + c], f);
-		o[dst * n + c] ^= ecp_gf_mul(o[src * n + c], f);
+		w[dst * n + c] ^= gf8_mul(w[src * n + c], f);
+		o[dst * n + c] ^= gf8_mul(o[src * n + c], f);
 	}
 }
 
@@ -77,7 +77,7 @@ int ecp_mat_invert(const uint8_t *in, uint8_t *out, int n)
 			row_swap(w, n, piv, col);
 			row_swap(out, n, piv, col);
 		}
-		s = ecp_gf_inv(w[col * n + col]);
+		s = gf8_inv(w[col * n + col]);
 		if (s != 1)
 			row_scale(w, out, n, col, s);
 		for (int r = 0; r < n; r++) {

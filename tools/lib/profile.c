@@ -74,10 +74,10 @@ static void gen_isal_rs(uint8_t *gen, int k, int m)
 {
 	identity_top(gen, k);
 	for (int r = 0; r < m; r++) {
-		uint8_t g = ecp_gf_pow(2, r);
+		uint8_t g = gf8_pow(2, r);
 
 		for (int j = 0; j < k; j++)
-			gen[(k + r) * k + j] = ecp_gf_pow(g, j);
+			gen[(k + r) * k + j] = gf8_pow(g, j);
 	}
 }
 
@@ -87,7 +87,7 @@ static void gen_isal_cauchy(uint8_t *gen, int k, int m)
 	identity_top(gen, k);
 	for (int i = k; i < k + m; i++)
 		for (int j = 0; j < k; j++)
-			gen[i * k + j] = ecp_gf_inv((uint8_t)(i ^ j));
+			gen[i * k + j] = gf8_inv((uint8_t)(i ^ j));
 }
 
 /* gen = src * inverse(top k x k of src); src is n x k. */
@@ -113,7 +113,7 @@ static int gen_vandermonde(uint8_t *gen, int k, int m)
 
 	for (int r = 0; r < n; r++)
 		for (int c = 0; c < k; c++)
-			v[r * k + c] = ecp_gf_pow((uint8_t)r, c);
+			v[r * k + c] = gf8_pow((uint8_t)r, c);
 	return make_systematic(v, gen, n, k);
 }
 
@@ -140,7 +140,7 @@ static int gen_jerasure_rs(uint8_t *gen, int k, int m)
 	memset(e, 0, sizeof(e));
 	for (int r = 0; r < n - 1; r++)
 		for (int c = 0; c < k; c++)
-			e[r * k + c] = ecp_gf_pow((uint8_t)r, c);
+			e[r * k + c] = gf8_pow((uint8_t)r, c);
 	/* row 0 is 0^c = (1,0,...,0) already; the last row is e_{k-1}. */
 	memset(&e[(n - 1) * k], 0, k);
 	e[(n - 1) * k + k - 1] = 1;
@@ -154,9 +154,9 @@ static int gen_jerasure_rs(uint8_t *gen, int k, int m)
 			return -1;
 		if (d == 1)
 			continue;
-		d = ecp_gf_inv(d);
+		d = gf8_inv(d);
 		for (int i = k; i < n; i++)
-			gen[i * k + j] = ecp_gf_mul(gen[i * k + j], d);
+			gen[i * k + j] = gf8_mul(gen[i * k + j], d);
 	}
 	for (int i = k + 1; i < n; i++) {
 		uint8_t d = gen[i * k];
@@ -165,9 +165,9 @@ static int gen_jerasure_rs(uint8_t *gen, int k, int m)
 			return -1;
 		if (d == 1)
 			continue;
-		d = ecp_gf_inv(d);
+		d = gf8_inv(d);
 		for (int j = 0; j < k; j++)
-			gen[i * k + j] = ecp_gf_mul(gen[i * k + j], d);
+			gen[i * k + j] = gf8_mul(gen[i * k + j], d);
 	}
 	return 0;
 }

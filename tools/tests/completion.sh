@@ -3,10 +3,9 @@
 # bash completion for ecctl completes objects, commands, profiles and keywords.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../selftests/lib/tap.sh"
 # shellcheck source=/dev/null
 . "$here/../completion/ecctl"
-n=0
-fail=0
 
 # complete "WORDS..." EXPECTED: the completions of the last word
 complete_is() {
@@ -17,12 +16,10 @@ complete_is() {
 	COMPREPLY=()
 	_ecctl
 	got="${COMPREPLY[*]}"
-	n=$((n + 1))
 	if [ "$got" = "$want" ]; then
-		echo "ok $n - complete \"$line\""
+		tap_ok "complete \"$line\""
 	else
-		fail=$((fail + 1))
-		echo "not ok $n - complete \"$line\": got \"$got\", want \"$want\""
+		tap_fail "complete \"$line\": got \"$got\", want \"$want\""
 	fi
 }
 
@@ -42,5 +39,4 @@ complete_is "ecctl task add id 1 vip 10.0.0.1 port 9 code c" "ceph-jerasure"
 complete_is "ecctl task add id 1 ti" "timeout"
 complete_is "ecctl task add id 1 timeout " "handshake idle linger"
 complete_is "ecctl stats " "show reset help"
-echo "1..$n"
-[ $fail = 0 ]
+tap_done

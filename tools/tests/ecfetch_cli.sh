@@ -1,24 +1,23 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # CLI test for ecfetch on the loopback, with socat as the fragment servers
 # and as a stand-in for the proxy: the fallback to native decoding (refused,
 # wrong bytes), nofallback, -o rewinding, JSON summary, exit codes
 # (0 fetched, 3 by the fallback, 1 failed, 2 usage).  TAP output.
+set -u
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../../selftests/lib/tap.sh"
 ECFETCH=${ECFETCH:-$here/../ecfetch/ecfetch}
 ECCTL=${ECCTL:-$here/../ecctl/ecctl}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ecfetch-cli.XXXXXX") || exit 1
 pids=
 trap 'for p in $pids; do kill $p 2>/dev/null; done; rm -rf "$tmp"' EXIT
 
-echo "1..9"
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-notok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
-
+tap_plan 9
 if ! command -v socat >/dev/null || ! command -v jq >/dev/null; then
-	for i in 1 2 3 4 5 6 7 8 9; do echo "ok $i - ecfetch CLI # SKIP no socat or jq"; done
+	for i in $(seq 9); do
+		tap_skip "ecfetch CLI" "no socat or jq"
+	done
 	exit 0
 fi
 
@@ -47,20 +46,17 @@ for p in $srcs $wrong; do
 done
 code="code isal-cauchy k 4 m 2 lost 1"
 
-# run ARGS...: rc, out (stdout), err (stderr)
+# run ARGS...: ecfetch's stdout in $out, stderr in $err, status in $rc.
 run() {
-	"$ECFETCH" "$@" >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	out=$(cat "$tmp/out")
-	err=$(cat "$tmp/err")
+	capture "$ECFETCH" "$@"
 }
 
 run -j -o "$tmp/nat" native $code $srcs sha256 "$want" size 250000
 if [ $rc = 0 ] && cmp -s "$tmp/nat" "$tmp/d/frag.1" &&
    [ "$(echo "$out" | jq -r '.path, .fallback, .sha256_ok, .bytes' | tr '\n' ' ')" = "native false true 250000 " ]; then
-	ok "native: exact bytes, JSON summary"
+	tap_ok "native: exact bytes, JSON summary"
 else
-	notok "native: exact bytes, JSON summary" "rc=$rc" "$out" "$err"
+	tap_fail "native: exact bytes, JSON summary" "rc=$rc" "$out" "$err"
 fi
 
 # The output file starts with junk the fallback must not leave behind.
@@ -69,61 +65,61 @@ run -j -o "$tmp/fb" proxy 127.0.0.1:$closed $code $srcs sha256 "$want"
 if [ $rc = 3 ] && cmp -s "$tmp/fb" "$tmp/d/frag.1" &&
    [ "$(echo "$out" | jq -r '.path, .fallback, .fallback_reason, .sha256_ok' | tr '\n' ' ')" = "native true connect-failed true " ] &&
    echo "$err" | grep -q 'falling back to native'; then
-	ok "proxy refused: fallback delivers the exact bytes, exit 3, reported"
+	tap_ok "proxy refused: fallback delivers the exact bytes, exit 3, reported"
 else
-	notok "proxy refused: fallback delivers the exact bytes, exit 3, reported" "rc=$rc" "$out" "$err"
+	tap_fail "proxy refused: fallback delivers the exact bytes, exit 3, reported" "rc=$rc" "$out" "$err"
 fi
 
 run -j -o "$tmp/fb2" proxy 127.0.0.1:$wrong $code $srcs sha256 "$want"
 if [ $rc = 3 ] && cmp -s "$tmp/fb2" "$tmp/d/frag.1" &&
    [ "$(echo "$out" | jq -r .fallback_reason)" = sha256-mismatch ] &&
    echo "$err" | grep -q 'wrong bytes'; then
-	ok "proxy with wrong bytes: fallback, reported as sha256-mismatch"
+	tap_ok "proxy with wrong bytes: fallback, reported as sha256-mismatch"
 else
-	notok "proxy with wrong bytes: fallback, reported as sha256-mismatch" "rc=$rc" "$out" "$err"
+	tap_fail "proxy with wrong bytes: fallback, reported as sha256-mismatch" "rc=$rc" "$out" "$err"
 fi
 
 run -j proxy 127.0.0.1:$wrong $code $srcs size 250001
 # Wrong expected size: the proxy is short, and so is the fallback.
 if [ $rc = 1 ] && [ "$(echo "$out" | jq -r '.fallback, .fallback_reason, .error' | tr '\n' ' ')" = "true short short " ]; then
-	ok "size mismatch: proxy and fallback both short, exit 1"
+	tap_ok "size mismatch: proxy and fallback both short, exit 1"
 else
-	notok "size mismatch: proxy and fallback both short, exit 1" "rc=$rc" "$out" "$err"
+	tap_fail "size mismatch: proxy and fallback both short, exit 1" "rc=$rc" "$out" "$err"
 fi
 
 run -j proxy 127.0.0.1:$closed $code $srcs nofallback
 if [ $rc = 1 ] && [ "$(echo "$out" | jq -r '.ok, .error' | tr '\n' ' ')" = "false connect-failed " ]; then
-	ok "nofallback: the refused proxy fails, exit 1"
+	tap_ok "nofallback: the refused proxy fails, exit 1"
 else
-	notok "nofallback: the refused proxy fails, exit 1" "rc=$rc" "$out" "$err"
+	tap_fail "nofallback: the refused proxy fails, exit 1" "rc=$rc" "$out" "$err"
 fi
 
 run -j proxy 127.0.0.1:$closed
 if [ $rc = 1 ]; then
-	ok "proxy without CODE cannot fall back, exit 1"
+	tap_ok "proxy without CODE cannot fall back, exit 1"
 else
-	notok "proxy without CODE cannot fall back, exit 1" "rc=$rc" "$out" "$err"
+	tap_fail "proxy without CODE cannot fall back, exit 1" "rc=$rc" "$out" "$err"
 fi
 
 p=${srcs#* source 127.0.0.1:}; p=${p%%:*}
 run -j copy 127.0.0.1:$p sha256 "$want"
 if [ $rc = 1 ] && [ "$(echo "$out" | jq -r .error)" = sha256-mismatch ]; then
-	ok "copy of another fragment: sha256 mismatch, exit 1"
+	tap_ok "copy of another fragment: sha256 mismatch, exit 1"
 else
-	notok "copy of another fragment: sha256 mismatch, exit 1" "rc=$rc" "$out" "$err"
+	tap_fail "copy of another fragment: sha256 mismatch, exit 1" "rc=$rc" "$out" "$err"
 fi
 
 run native code isal-cauchy k 4 m 2 lost 1 source 127.0.0.1:1:0
 if [ $rc = 2 ] && echo "$err" | grep -q 'need exactly k=4 sources'; then
-	ok "usage: too few sources, exit 2"
+	tap_ok "usage: too few sources, exit 2"
 else
-	notok "usage: too few sources, exit 2" "rc=$rc" "$err"
+	tap_fail "usage: too few sources, exit 2" "rc=$rc" "$err"
 fi
 
 run copy 127.0.0.1:1 sha256 xyz
 if [ $rc = 2 ] && echo "$err" | grep -q 'expected 64 hex digits'; then
-	ok "usage: bad sha256, exit 2"
+	tap_ok "usage: bad sha256, exit 2"
 else
-	notok "usage: bad sha256, exit 2" "rc=$rc" "$err"
+	tap_fail "usage: bad sha256, exit 2" "rc=$rc" "$err"
 fi
-[ $failed = 0 ]
+tap_done

@@ -79,7 +79,7 @@ int main(void)
 	/* row 7 = 3*row 1 + 0x8e*row 4 */
 	test_fill(a, 12 * 12);
 	for (int j = 0; j < 12; j++)
-		a[7 * 12 + j] = ecp_gf_mul(3, a[1 * 12 + j]) ^ ecp_gf_mul(0x8e, a[4 * 12 + j]);
+		a[7 * 12 + j] = gf8_mul(3, a[1 * 12 + j]) ^ gf8_mul(0x8e, a[4 * 12 + j]);
 	tap_ok(ecp_mat_invert(a, inv, 12) == -1, "linearly dependent row is singular");
 
 	/* (AB)C = A(BC) for non-square shapes */

@@ -54,7 +54,7 @@ static int vand_group(int k, int m)
 	/* gen * top(V) == V */
 	for (int r = 0; r < n; r++)
 		for (int j = 0; j < k; j++)
-			v[r * k + j] = ecp_gf_pow((uint8_t)r, j);
+			v[r * k + j] = gf8_pow((uint8_t)r, j);
 	ecp_mat_mul(c.gen, v, chk, n, k, k);
 	if (memcmp(chk, v, (size_t)n * k))
 		ok = 0;

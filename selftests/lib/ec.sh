@@ -1,0 +1,311 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Erasure-coded data and ecproxy tasks on the topology of topo.sh (which
+# this sources), for the netns selftests and the benchmarks: encode a
+# block, serve its fragments from the Bs, add the task that rebuilds the
+# lost one, let A read it and compare.  Task ID listens on VIP:7000+ID; the
+# cases of ec_prep serve their survivors on port 8000+ID, so that cases
+# can run side by side.
+#
+# A case keeps its files in $tmp/ID: frag.* and ecmeta (ecctl code
+# encode), lost (the lost fragment's index), k, nodes (the Bs serving
+# the sources), req (A's request) and req.N (what Bn got), out and err (what
+# A got), json (ecfetch's summary).  The knobs:
+#   EC_SERVER  socat | prog      who serves the survivors (progs/ecp-srv)
+#   EC_CLIENT  socat | prog | ecfetch   who plays A (progs/ecp-cli,
+#                                `ecfetch -j proxy`)
+#   EC_REQ     N                 A sends an N-byte request first (0: none);
+#                                socat's A half-closes after it, ecp-cli's not
+#   EC_TASK    "ARGS"            more `ecctl task add` arguments (ec_prep)
+#   EC_TIMEOUT S                 A's time limit (default 60)
+#   EC_GATE    PATH              ecp-cli's A waits for PATH to exist once
+#                                connected (-W), before its request
+#   EC_NOWAIT  1                 ec_serve does not wait for each server to
+#                                listen (see ec_all_listening)
+#   EC_LAYOUT  packed | spread   where ec_store puts the fragments
+# and every rebuilt fragment must equal the lost one by sha256.
+#
+# Functions: ec_encode, ec_serve, ec_stop_servers, ec_all_listening,
+# ec_store, ec_task, ec_prep, ec_fetch, ec_verify, ec_recon, ec_stats,
+# ec_reported, ec_conn_idle, ec_bytes_out_gt, ec_endless, ec_a_reset.
+
+. "$(dirname "${BASH_SOURCE[0]}")/topo.sh"
+
+EC_SERVER=${EC_SERVER:-socat}
+EC_CLIENT=${EC_CLIENT:-socat}
+EC_REQ=${EC_REQ:-0}
+EC_TASK=${EC_TASK:-}
+EC_TIMEOUT=${EC_TIMEOUT:-60}
+EC_GATE=${EC_GATE:-}
+EC_NOWAIT=${EC_NOWAIT:-}
+EC_LAYOUT=${EC_LAYOUT:-packed}
+
+# ec_prog NAME: progs/NAME exists, or the test ends here.
+ec_prog() {
+	[ -x "$PROGS/$1" ] && return
+	echo "# $PROGS/$1 is missing: run make all" >&2
+	exit 1
+}
+
+# ec_encode DIR PROFILE K M SIZE: SIZE random bytes encoded into DIR (the
+# input is not kept: room in the VM's tmpfs); sets EC_FRAGSIZE.
+ec_encode() {
+	mkdir -p "$1"
+	head -c "$5" /dev/urandom > "$1/in"
+	pp "$ECCTL" code encode "$2" k "$3" m "$4" in "$1/in" out "$1" \
+		>&"$tap_log" || return 1
+	rm -f "$1/in"
+	EC_FRAGSIZE=$(stat -c %s "$1/frag.0")
+}
+
+# ec_serve N PORT FILE [REQLEN REQFILE]: Bn serves FILE on PORT, one
+# child per connection, until ec_stop_servers; with REQLEN (> 0), each
+# child first reads a request of that many bytes and keeps it in REQFILE.
+ec_serve() {
+	local ns=$B$1 port=$2 file=$3 reqlen=${4:-0} reqfile=${5:-}
+	if [ "$EC_SERVER" = prog ]; then
+		ec_prog ecp-srv
+		if [ "$reqlen" != 0 ]; then
+			ip netns exec "$ns" "$PROGS/ecp-srv" -r "$reqlen" \
+				-R "$reqfile" "$port" "$file" &
+		else
+			ip netns exec "$ns" "$PROGS/ecp-srv" "$port" "$file" &
+		fi
+	elif [ "$reqlen" != 0 ]; then
+		# -t: A's FIN may come first; finish sending all the same.
+		ip netns exec "$ns" socat -t 60 \
+			TCP-LISTEN:"$port",reuseaddr,fork,backlog=128 \
+			SYSTEM:"head -c $reqlen > $reqfile; exec cat $file" \
+			2>/dev/null &
+	else
+		ip netns exec "$ns" socat -U \
+			TCP-LISTEN:"$port",reuseaddr,fork,backlog=128 \
+			OPEN:"$file",rdonly 2>/dev/null &
+	fi
+	[ -n "$EC_NOWAIT" ] || wait_for 10 topo_listening "$ns" "$port"
+}
+
+# ec_stop_servers: end every server on the Bs and what it forked.
+ec_stop_servers() {
+	local x
+	for x in "${topo_nodes[@]}"; do
+		[ "${x#b}" = "$x" ] || topo_kill_ns "$P-$x"
+	done
+}
+
+# ec_all_listening N: N servers listen, over all the Bs (after EC_NOWAIT).
+ec_all_listening() {
+	local x n=0
+	for x in "${topo_nodes[@]}"; do
+		[ "${x#b}" = "$x" ] ||
+			n=$((n + $(ip netns exec "$P-$x" ss -ltnH | wc -l)))
+	done
+	[ $n -ge "$1" ]
+}
+
+# ec_store DIR K M LOST PORT: serve the survivors among DIR's fragments on
+# PORT; EC_SOURCES is the K lowest, in ecctl's and ecfetch's syntax.
+# EC_LAYOUT packed (the tests): the n-th of those K on Bn, nothing else.
+# spread (the benchmarks: node B(i+1) holds fragment i): every fragment
+# but LOST on its node, and LOST's replica on the next node, port PORT+1
+# (EC_REPLICA, ADDR:PORT).  With EC_REQ, every source first reads A's
+# request of EC_REQ bytes into DIR/req.N.
+ec_store() {
+	local dir=$1 k=$2 m=$3 lost=$4 port=$5 i node n=0 rep
+	EC_SOURCES=()
+	echo "$lost" > "$dir/lost"
+	echo "$k" > "$dir/k"
+	: > "$dir/nodes"
+	for i in $(seq 0 $((k + m - 1))); do
+		[ "$i" != "$lost" ] || continue
+		if [ "$EC_LAYOUT" = spread ]; then
+			node=$((i + 1))
+		elif [ $n -lt "$k" ]; then
+			node=$((n + 1))
+		else
+			break
+		fi
+		ec_serve $node "$port" "$dir/frag.$i" "$EC_REQ" \
+			"$dir/req.$node" || return 1
+		if [ $n -lt "$k" ]; then
+			n=$((n + 1))
+			EC_SOURCES+=(source "$(topo_addr "b$node"):$port:$i")
+			echo $node >> "$dir/nodes"
+		fi
+	done
+	if [ "$EC_LAYOUT" = spread ]; then
+		rep=$(((lost + 1) % (k + m) + 1))
+		ec_serve $rep $((port + 1)) "$dir/frag.$lost" || return 1
+		EC_REPLICA=$(topo_addr "b$rep"):$((port + 1))
+	fi
+}
+
+# ec_task ID PROFILE K M LOST [ECCTL-ARGS...]: task ID on VIP:7000+ID
+# rebuilding LOST from EC_SOURCES; ECCTL-ARGS (buffer, timeout ...) are
+# added to the task add command.
+ec_task() {
+	ecin "$S" task add id "$1" vip $VIP port $((7000 + $1)) \
+		code "$2" k "$3" m "$4" lost "$5" "${EC_SOURCES[@]}" "${@:6}"
+}
+
+# ec_prep ID PROFILE K M LOST SIZE: encode SIZE random bytes into $tmp/ID,
+# serve the K lowest surviving fragments from B1..Bk on port 8000+ID and
+# add task ID rebuilding fragment LOST (with EC_TASK's arguments).
+ec_prep() {
+	local id=$1 dir=$tmp/$1
+	rm -rf "$dir"
+	ec_encode "$dir" "$2" "$3" "$4" "$6" || return 1
+	[ "$EC_REQ" = 0 ] || head -c "$EC_REQ" /dev/urandom > "$dir/req"
+	ec_store "$dir" "$3" "$4" "$5" $((8000 + id)) || return 1
+	# shellcheck disable=SC2086 # EC_TASK is a list of words
+	ec_task "$id" "$2" "$3" "$4" "$5" $EC_TASK >&2
+}
+
+# ec_fetch ID [ECFETCH-ARGS...]: A reads task ID's stream into $tmp/ID/out
+# (stderr in err) with EC_CLIENT, sending $tmp/ID/req first if there is
+# one; ecfetch gets ECFETCH-ARGS (code, sources, sha256 ...) after `proxy
+# VIP:PORT` and leaves its JSON summary in json.  Sets el (ms); returns
+# the client's status.
+ec_fetch() {
+	local id=$1 dir=$tmp/$1 port=$((7000 + $1)) start ret req=()
+	shift
+	mkdir -p "$dir"
+	rm -f "$dir/out" "$dir/json"
+	start=$(date +%s%N)
+	case $EC_CLIENT in
+	prog)
+		ec_prog ecp-cli
+		[ -z "$EC_GATE" ] || req=(-W "$EC_GATE")
+		[ ! -e "$dir/req" ] || req+=(-q "$dir/req")
+		echo "[+] ip netns exec $A ecp-cli ${req[*]} -o out $VIP $port" >&"$tap_log"
+		timeout "$EC_TIMEOUT" ip netns exec "$A" "$PROGS/ecp-cli" \
+			"${req[@]}" -o "$dir/out" $VIP $port 2> "$dir/err"
+		;;
+	ecfetch)
+		echo "[+] ip netns exec $A ecfetch -j -o out proxy $VIP:$port $*" >&"$tap_log"
+		timeout "$EC_TIMEOUT" ip netns exec "$A" "$ECFETCH" -j \
+			-o "$dir/out" proxy $VIP:$port "$@" > "$dir/json" 2> "$dir/err"
+		;;
+	*)
+		if [ -e "$dir/req" ]; then
+			echo "[+] ip netns exec $A socat -t 60 TCP:$VIP:$port - < req > out" >&"$tap_log"
+			timeout "$EC_TIMEOUT" ip netns exec "$A" socat -t 60 \
+				TCP:$VIP:$port - < "$dir/req" > "$dir/out" 2> "$dir/err"
+		else
+			echo "[+] ip netns exec $A socat -u TCP:$VIP:$port - > out" >&"$tap_log"
+			timeout "$EC_TIMEOUT" ip netns exec "$A" socat -u \
+				TCP:$VIP:$port - > "$dir/out" 2> "$dir/err"
+		fi
+		;;
+	esac
+	ret=$?
+	el=$((($(date +%s%N) - start) / 1000000))
+	[ ! -s "$dir/json" ] || cat "$dir/json" >&"$tap_log"
+	return $ret
+}
+
+# ec_same_req ID: every source got A's request, byte for byte.
+ec_same_req() {
+	local dir=$tmp/$1 n
+	for n in $(cat "$dir/nodes"); do
+		cmp -s "$dir/req" "$dir/req.$n" || return 1
+	done
+}
+
+# ec_verify DESC ID: TAP result of comparing what A got with the lost
+# fragment (and the requests the sources got with A's).
+ec_verify() {
+	local desc=$1 id=$2 dir=$tmp/$2 lost want got why
+	lost=$(cat "$dir/lost")
+	want=$(sha256sum < "$dir/frag.$lost")
+	got=$(sha256sum < "$dir/out")
+	if [ "$want" != "$got" ]; then
+		why="got $(stat -c %s "$dir/out") bytes, want $(stat -c %s "$dir/frag.$lost")"
+		tap_fail "$desc" "$why; $(tr '\n' ' ' < "$dir/err")"
+		ecin "$S" task show id "$id" -s >&2
+	elif [ -e "$dir/req" ] && ! ec_same_req "$id"; then
+		tap_fail "$desc" "a source did not get A's $(stat -c %s "$dir/req")-byte request"
+	else
+		tap_ok "$desc"
+	fi
+}
+
+# ec_recon DESC ID PROFILE K M LOST SIZE: one whole case, servers
+# stopped and the task idle afterwards.
+ec_recon() {
+	local desc=$1 id=$2
+	if ! ec_prep "$id" "${@:3}"; then
+		tap_fail "$desc" "setting up the sources or the task failed"
+		ec_stop_servers
+		return
+	fi
+	ec_fetch "$id"
+	ec_verify "$desc" "$id"
+	ec_stop_servers
+	wait_for 10 ec_conn_idle "$id"
+}
+
+# ec_stats ID JQ: a jq filter over task ID's JSON statistics (the task
+# object of `ecctl -j task show id ID -s`).
+ec_stats() {
+	ecq "$S" -j task show id "$1" -s | jq -r ".[0] | $2"
+}
+
+# ec_reported ID PATTERN DESC: task ID's text statistics match PATTERN
+# (grep), one test.
+ec_reported() {
+	local out
+	out=$(ecin "$S" task show id "$1" -s)
+	echo "$out" >&2
+	if echo "$out" | grep -q -- "$2"; then
+		tap_ok "$3"
+	else
+		tap_fail "$3" "$out"
+	fi
+}
+
+ec_conn_idle() {
+	ecq "$S" task show id "$1" -s 2>/dev/null | grep -q 'state none'
+}
+
+# ec_bytes_out_gt ID N: task ID has sent its client more than N bytes.
+ec_bytes_out_gt() {
+	local out
+	out=$(ec_stats "$1" .stats.bytes_out 2>/dev/null)
+	[ -n "$out" ] && [ "$out" -gt "$2" ]
+}
+
+# ec_endless ID PORT [ECCTL-ARGS...]: B1..B3 stream zeros forever on PORT,
+# the sources (coefficients 1, 2, 3) of task ID (with ECCTL-ARGS), and A
+# reads it into /dev/null in the background: its pid in apid, its stderr
+# in $tmp/endless.err.  Returns the status of the task's addition (A
+# starts all the same, so that apid is always there to kill).
+ec_endless() {
+	local id=$1 port=$2 i srcs=() ret
+	shift 2
+	for i in 1 2 3; do
+		ec_serve $i "$port" /dev/zero
+		srcs+=(source "$(topo_addr "b$i"):$port" coef $i)
+	done
+	ecin "$S" task add id "$id" vip $VIP port $((7000 + id)) \
+		"${srcs[@]}" "$@" >&2
+	ret=$?
+	ip netns exec "$A" socat -u TCP:$VIP:$((7000 + id)) /dev/null \
+		2> "$tmp/endless.err" &
+	apid=$!
+	return $ret
+}
+
+# ec_a_reset DESC SECS CMD...: CMD succeeds, then A (apid, of ec_endless)
+# is gone within SECS seconds: one test.  A is ended and reaped either way.
+ec_a_reset() {
+	local desc=$1 secs=$2
+	shift 2
+	if "$@" && wait_gone "$apid" "$secs"; then
+		tap_ok "$desc"
+	else
+		tap_fail "$desc" "$(cat "$tmp/endless.err")"
+		kill "$apid" 2>/dev/null
+	fi
+	wait "$apid" 2>/dev/null
+}

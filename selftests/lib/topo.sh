@@ -1,0 +1,200 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# The namespace topology of the netns selftests and the benchmarks (bash;
+# sources tap.sh).  S routes and runs ecproxy, the As are clients (the
+# node rebuilding a fragment), the Bs storage nodes (the sources); every
+# node has its own link to S.
+#
+#                    +---------------------------+
+#   A1 10.0.1.2 -----| to-a1 10.0.1.1            |----- B1 10.0.11.2
+#   A2 10.0.2.2 -----| to-a2 10.0.2.1     S      |----- B2 10.0.12.2
+#   ...              | VIP 10.99.0.1/32 on lo    |      ...
+#   An 10.0.n.2 -----| forwarding, ecproxy tasks |----- Bn 10.0.(10+n).2
+#      (to-s)        | to-b1 10.0.11.1 ...       |         (to-s)
+#                    +---------------------------+
+#
+# topo_init TAG names the namespaces ecp-TAG-s, ecp-TAG-a1.. and
+# ecp-TAG-b1..: $S, $A (A1) and $B$i; it makes the scratch directory $tmp
+# and the EXIT trap that removes it all.  topo_setup NA NB builds S with
+# NA clients and NB storage nodes.  Nodes have short names (a1, b3): node
+# X's link to S is 10.0.N.0/24 (topo_net X), S at .1, X at .2 (topo_addr
+# X), and each end of a link is named after its peer: to-X in S, to-s in X.
+# At most 9 clients and 89 storage nodes.
+#
+# Functions: topo_init TAG, topo_setup NA NB, topo_node X, topo_cleanup,
+# topo_net X, topo_addr X, topo_kill_ns NS [SIG], topo_each_link FN ARGS...,
+# topo_mtu X MTU, topo_cap I RATE, topo_delay I MS, topo_uncap I,
+# topo_cap_b I RATE, topo_uncap_b I, topo_listening NS PORT; and for any
+# namespace: ecin NS ECCTL-ARGS... (logged), ecq NS ECCTL-ARGS... (not
+# logged), ecfetch_in NS ECFETCH-ARGS... (logged).
+#
+# More roles (targets, a writer) go into topo_net (a subnet each) and
+# topo_setup (a count each), every one linked to S by topo_node; a node
+# behind a router rather than S would take topo_node the router's name in
+# place of S's.  The library reaches S's ecctl through ecin and ecq only
+# (some tests still call it directly inside sh -c), which is where S in a
+# VM of its own would plug in.
+
+. "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+ECCTL=${ECCTL:-$top/tools/ecctl/ecctl}
+ECFETCH=${ECFETCH:-$top/tools/ecfetch/ecfetch}
+PROGS=${PROGS:-$top/selftests/netns/progs}
+VIP=10.99.0.1
+
+# topo_init TAG: names, the scratch directory and the cleanup trap.
+topo_init() {
+	P=ecp-$1
+	S=$P-s
+	A=$P-a1
+	B=$P-b
+	topo_nodes=()
+	tmp=$(mktemp -d)
+	trap topo_cleanup EXIT
+}
+
+# topo_net X: the first three octets of node X's link to S.
+topo_net() {
+	local n=${1:1}
+	case $1 in
+	a[1-9]) echo "10.0.$n" ;;
+	b[1-9] | b[1-8][0-9]) echo "10.0.$((10 + n))" ;;
+	*)
+		echo "topo: no subnet for node $1" >&2
+		return 1
+		;;
+	esac
+}
+
+topo_addr() {
+	echo "$(topo_net "$1").2"
+}
+
+# topo_node X: namespace ecp-TAG-X, linked to S, its default route via S.
+topo_node() {
+	local ns=$P-$1 net
+	net=$(topo_net "$1") || return 1
+	ip netns add "$ns" || return 1
+	topo_nodes+=("$1")
+	ip -n "$ns" link set lo up
+	ip -n "$S" link add "to-$1" type veth peer name to-s netns "$ns" || return 1
+	ip -n "$S" addr add "$net.1/24" dev "to-$1"
+	ip -n "$S" link set "to-$1" up
+	ip -n "$ns" addr add "$net.2/24" dev to-s
+	ip -n "$ns" link set to-s up
+	ip -n "$ns" route add default via "$net.1"
+}
+
+# topo_setup NA NB: S, clients A1..A_NA and storage nodes B1..B_NB.
+topo_setup() {
+	local i
+	pp ip netns add "$S" || return 1
+	ip -n "$S" link set lo up
+	pp ip -n "$S" addr add $VIP/32 dev lo
+	pp ip netns exec "$S" sysctl -qw net.ipv4.ip_forward=1
+	for i in $(seq 1 "$1"); do
+		pp topo_node "a$i" || return 1
+	done
+	for i in $(seq 1 "$2"); do
+		pp topo_node "b$i" || return 1
+	done
+}
+
+# topo_kill_ns NS [SIGNAL]: end every process started in NS (servers and
+# their children, clients), with SIGTERM or SIGNAL.
+topo_kill_ns() {
+	local p
+	p=$(ip netns pids "$1" 2>/dev/null)
+	[ -z "$p" ] || kill -"${2:-TERM}" $p 2>/dev/null
+	return 0
+}
+
+topo_cleanup() {
+	local x
+	for x in "${topo_nodes[@]}"; do
+		topo_kill_ns "$P-$x"
+		ip netns del "$P-$x" 2>/dev/null
+	done
+	topo_kill_ns "$S"
+	ip netns del "$S" 2>/dev/null
+	topo_nodes=()
+	rm -rf "$tmp"
+	return 0
+}
+
+# topo_each_link FN ARGS...: FN NS DEV ARGS... for both ends of every link.
+topo_each_link() {
+	local x fn=$1
+	shift
+	for x in "${topo_nodes[@]}"; do
+		$fn "$S" "to-$x" "$@" && $fn "$P-$x" to-s "$@" || return 1
+	done
+}
+
+# topo_mtu X MTU: both ends of S's link to node X.
+topo_mtu() {
+	ip -n "$S" link set "to-$1" mtu "$2" && ip -n "$P-$1" link set to-s mtu "$2"
+}
+
+# topo_cap I RATE: cap what reaches A_I (e.g. 200mbit).  The bucket holds
+# 10 ms at the rate (at least 16 KiB: one TSO segment and a timer tick at
+# low rates), so that small transfers are not one free burst; the queue
+# holds 100 ms, so that k converging streams are not starved by drops alone.
+topo_cap() {
+	local bits burst
+	bits=$(numfmt --from=si "$(echo "${2%bit}" | tr 'a-z' 'A-Z')") || return 1
+	burst=$((bits / 8 / 100))
+	[ $burst -ge 16384 ] || burst=16384
+	ip netns exec "$S" tc qdisc replace dev "to-a$1" root \
+		tbf rate "$2" burst $burst latency 100ms
+}
+
+# topo_delay I MS: delay A_I's outgoing packets (its ACKs), which is the
+# RTT between A_I and every sender.
+topo_delay() {
+	ip netns exec "$P-a$1" tc qdisc replace dev to-s root netem delay "$2"ms limit 100000
+}
+
+topo_uncap() {
+	ip netns exec "$S" tc qdisc del dev "to-a$1" root 2>/dev/null
+	ip netns exec "$P-a$1" tc qdisc del dev to-s root 2>/dev/null
+	return 0
+}
+
+# topo_cap_b I RATE: cap what storage node B_I sends (a straggler).
+topo_cap_b() {
+	ip netns exec "$B$1" tc qdisc replace dev to-s root \
+		tbf rate "$2" burst 16384 latency 1s
+}
+
+topo_uncap_b() {
+	ip netns exec "$B$1" tc qdisc del dev to-s root 2>/dev/null
+	return 0
+}
+
+# topo_listening NS PORT: something listens on TCP PORT in NS.
+topo_listening() {
+	ip netns exec "$1" ss -ltnH "sport = :$2" | grep -q .
+}
+
+# ecin NS ECCTL-ARGS...: ecctl in namespace NS, logged; ecq does not log
+# (for polling).
+ecq() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" "$ECCTL" "$@"
+}
+
+ecin() {
+	echo "[+] ip netns exec $1 ecctl ${*:2}" >&"$tap_log"
+	ecq "$@"
+}
+
+# ecfetch_in NS ECFETCH-ARGS...: ecfetch in namespace NS, logged.
+ecfetch_in() {
+	local ns=$1
+	shift
+	echo "[+] ip netns exec $ns ecfetch $*" >&"$tap_log"
+	ip netns exec "$ns" "$ECFETCH" "$@"
+}
