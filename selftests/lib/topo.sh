@@ -24,14 +24,14 @@
 # Functions: topo_init TAG, topo_setup NA NB, topo_node X, topo_cleanup,
 # topo_net X, topo_addr X, topo_kill_ns NS [SIG], topo_each_link FN ARGS...,
 # topo_mtu X MTU, topo_cap I RATE, topo_delay I MS, topo_uncap I,
-# topo_cap_b I RATE, topo_uncap_b I, topo_listening NS PORT; and for any
+# topo_cap_b I RATE, topo_uncap_b I, topo_listening NS PORT, topo_via X,
+# topo_via_mtu X MTU, topo_router NS, topo_veth ...; and for any
 # namespace: ecin NS ECCTL-ARGS... (logged), ecq NS ECCTL-ARGS... (not
 # logged), ecfetch_in NS ECFETCH-ARGS... (logged).
 #
 # More roles (targets, a writer) go into topo_net (a subnet each) and
-# topo_setup (a count each), every one linked to S by topo_node; a node
-# behind a router rather than S would take topo_node the router's name in
-# place of S's.  The library reaches S's ecctl through ecin and ecq only
+# topo_setup (a count each), every one linked to S by topo_node; nodes
+# behind routers are TOPO_VIA's (below).  The library reaches S's ecctl through ecin and ecq only
 # (some tests still call it directly inside sh -c), which is where S in a
 # VM of its own would plug in.
 
@@ -43,6 +43,18 @@ ECFETCH=${ECFETCH:-$top/tools/ecfetch/ecfetch}
 PROGS=${PROGS:-$top/selftests/netns/progs}
 VIP=10.99.0.1
 
+# Nodes named in TOPO_VIA (set before topo_setup, e.g. "a1 b1") are not
+# on a link of S's but two routers away, so that the path has a middle
+# link S is not on, whose MTU topo_via_mtu sets (path MTU discovery,
+# fragmentation) and where NAT may sit:
+#
+#   S to-X ---- to-s X-r1 to-r2 ---- to-r1 X-r2 to-X ---- to-s X
+#     10.0.N.1    10.0.N.2  10.2.N.1   10.2.N.2 10.1.N.1   10.1.N.2
+#
+# Namespaces ecp-TAG-X-r1 and ecp-TAG-X-r2; X's address is then
+# 10.1.N.2 (topo_addr).
+TOPO_VIA=${TOPO_VIA:-}
+
 # topo_init TAG: names, the scratch directory and the cleanup trap.
 topo_init() {
 	P=ecp-$1
@@ -50,6 +62,7 @@ topo_init() {
 	A=$P-a1
 	B=$P-b
 	topo_nodes=()
+	topo_routers=()
 	tmp=$(mktemp -d)
 	trap topo_cleanup EXIT
 }
@@ -67,8 +80,59 @@ topo_net() {
 	esac
 }
 
+# topo_via X: is node X behind routers (TOPO_VIA)?
+topo_via() {
+	case " $TOPO_VIA " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+# topo_addr X: node X's address.
 topo_addr() {
-	echo "$(topo_net "$1").2"
+	local net
+	net=$(topo_net "$1") || return 1
+	if topo_via "$1"; then
+		echo "10.1.${net##*.}.2"
+	else
+		echo "$net.2"
+	fi
+}
+
+# topo_veth NS1 DEV1 ADDR1 NS2 DEV2 ADDR2: a link, addresses /24.
+topo_veth() {
+	ip -n "$1" link add "$2" type veth peer name "$5" netns "$4" || return 1
+	ip -n "$1" addr add "$3/24" dev "$2"
+	ip -n "$1" link set "$2" up
+	ip -n "$4" addr add "$6/24" dev "$5"
+	ip -n "$4" link set "$5" up
+}
+
+# topo_router NS: a namespace that forwards.
+topo_router() {
+	ip netns add "$1" || return 1
+	topo_routers+=("$1")
+	ip -n "$1" link set lo up
+	ip netns exec "$1" sysctl -qw net.ipv4.ip_forward=1
+}
+
+# topo_via_node X NS NET: the two routers in front of node X (namespace
+# NS, its link to S on NET.0/24), see TOPO_VIA.
+topo_via_node() {
+	local x=$1 ns=$2 net=$3 n=${3##*.} r1=$P-$1-r1 r2=$P-$1-r2
+	topo_router "$r1" && topo_router "$r2" || return 1
+	topo_veth "$S" "to-$x" "$net.1" "$r1" to-s "$net.2" || return 1
+	topo_veth "$r1" to-r2 "10.2.$n.1" "$r2" to-r1 "10.2.$n.2" || return 1
+	topo_veth "$r2" "to-$x" "10.1.$n.1" "$ns" to-s "10.1.$n.2" || return 1
+	ip -n "$S" route add "10.1.$n.0/24" via "$net.2"
+	ip -n "$r1" route add default via "$net.1"
+	ip -n "$r1" route add "10.1.$n.0/24" via "10.2.$n.2"
+	ip -n "$r2" route add default via "10.2.$n.1"
+	ip -n "$ns" route add default via "10.1.$n.1"
+}
+
+# topo_via_mtu X MTU: the MTU of the middle link in front of node X.
+topo_via_mtu() {
+	ip -n "$P-$1-r1" link set to-r2 mtu "$2" &&
+		ip -n "$P-$1-r2" link set to-r1 mtu "$2"
 }
 
 # topo_node X: namespace ecp-TAG-X, linked to S, its default route via S.
@@ -78,6 +142,10 @@ topo_node() {
 	ip netns add "$ns" || return 1
 	topo_nodes+=("$1")
 	ip -n "$ns" link set lo up
+	if topo_via "$1"; then
+		topo_via_node "$1" "$ns" "$net"
+		return
+	fi
 	ip -n "$S" link add "to-$1" type veth peer name to-s netns "$ns" || return 1
 	ip -n "$S" addr add "$net.1/24" dev "to-$1"
 	ip -n "$S" link set "to-$1" up
@@ -116,9 +184,13 @@ topo_cleanup() {
 		topo_kill_ns "$P-$x"
 		ip netns del "$P-$x" 2>/dev/null
 	done
+	for x in "${topo_routers[@]}"; do
+		ip netns del "$x" 2>/dev/null
+	done
 	topo_kill_ns "$S"
 	ip netns del "$S" 2>/dev/null
 	topo_nodes=()
+	topo_routers=()
 	rm -rf "$tmp"
 	return 0
 }

@@ -42,6 +42,9 @@ jq_line() {
 
 pp modprobe ecproxy
 topo_setup 1 3 || exit 1
+# The probe task's VIP, local in S and in A (A's monitor sees only A's).
+pp ip -n $S addr add 10.99.0.99/32 dev lo
+pp ip -n $A addr add 10.99.0.99/32 dev lo
 
 # --- three monitors; they are listening once they see task 99 come --------
 ip netns exec $S "$ECCTL" monitor > "$tmp/mon.txt" 2> "$tmp/mon.err" &

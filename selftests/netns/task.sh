@@ -42,6 +42,12 @@ tap_check "load the module" modprobe ecproxy
 pp ip netns add $X
 pp ip netns add $Y
 pp ip netns add $Z
+# A VIP must be a local address: make every address of 10.8.0.0/15 one
+# (AnyIP, a local route), as an operator with many VIPs may.
+for ns in $X $Y $Z; do
+	pp ip -n $ns link set lo up
+	pp ip -n $ns route add local 10.8.0.0/15 dev lo
+done
 pp echo $((256 << 20)) > $param
 
 # --- GET_INFO: version and GF(2^8) implementations ----------------------------
@@ -139,6 +145,13 @@ tap_expect_err "duplicate id" 1 "Error: task 1 already exists" \
 	ecin $X task add id 1 vip 10.9.0.9 port 5000 source 10.9.1.1:7000 coef 1
 tap_expect_err "duplicate VIP:port" 1 "Error: task 4: 10.9.0.1:5000 is already served by task 1" \
 	ecin $X task add id 4 vip 10.9.0.1 port 5000 source 10.9.1.1:7000 coef 1
+tap_expect_err "a VIP that is not a local address, named with the fix" 1 \
+	"Error: task 4: VIP 10.7.0.1 is not a local address of this network namespace; add it first (ip addr add 10.7.0.1/32 dev lo)" \
+	ecin $X task add id 4 vip 10.7.0.1 port 5000 source 10.9.1.1:7000 coef 1
+pp ip -n $X addr add 10.7.0.1/32 dev lo
+tap_check "the same VIP once it is local" \
+	ecin $X task add id 4 vip 10.7.0.1 port 5000 source 10.9.1.1:7000 coef 1
+tap_check "delete it" ecin $X task del id 4
 tap_expect_err "duplicate source" 1 "Error: source 2: 10.9.1.1:7000 is already source 0" \
 	ecin $X task add id 4 vip 10.9.0.9 port 5000 source 10.9.1.1:7000 coef 1 \
 	source 10.9.1.2:7000 coef 1 source 10.9.1.1:7000 coef 1
@@ -267,6 +280,7 @@ tap_expect_out "stats as text" 0 \
     connections 0 done 0 failed 0
     bytes in 0 out 0 segments out 0 applied 0 duplicates 0 resent 0
     window-clamps 0 peak-buffer 0 overflow 0 prompts 0
+    pmtu-updates 0 time-wait-resets 0 window-probes 0
     drops out-of-window 0 bad-flags 0 truncated 0 bad-options 0 bad-csum 0 client-denied 0 busy 0 no-memory 0 no-route 0" \
 	ecin $X stats
 
