@@ -407,11 +407,13 @@ void ecp_conn_unlock_send(struct ecp_task *t, struct net *net,
  * sending, and everyone waits while the client's window is closed.  So blame
  * only a side the stream is waiting on:
  *  - the client, when it has bytes outstanding (S re-sends them at its RTO, so
- *    a live the client answers);
+ *    a live client answers);
  *  - a source at the completion front (its bytes are the next ones missing),
- *    when S has sent the client everything complete, and both the client's
- *    window and the buffer have room for more: nothing but that source stops
- *    the stream, and a live one would send or retransmit.
+ *    when S has sent the client everything complete and has offered that
+ *    source room beyond it (its EBSN edge, which the client's window and
+ *    the buffer bound): nothing but that source stops the stream, and a
+ *    live one would send or retransmit.  A source whose window is closed,
+ *    or too small to send into, waits for S.
  * Failing both, the idle timeout still applies to the whole connection.
  */
 static u8 ecp_conn_stalled(struct ecp_conn *c, unsigned long now,
@@ -424,14 +426,13 @@ static u8 ecp_conn_stalled(struct ecp_conn *c, unsigned long now,
 	if (ecp_conn_client_snd_max(&c->client) > c->client.acked &&
 	    time_after_eq(now, c->client.last_rx + idle))
 		return ECPROXY_ERR_CLIENT_TIMEOUT;
-	if (c->client.snd_nxt == complete &&
-	    complete < c->client.acked + min_t(u64, c->client.win,
-					       c->t->buffer_size)) {
+	if (c->client.snd_nxt == complete) {
 		for (i = 0; i < c->k; i++) {
 			struct ecp_conn_src *s = &c->src[i];
 
 			if (ecp_ivset_low(&s->iv) != complete ||
-			    (s->fin && s->fin_off == complete))
+			    (s->fin && s->fin_off == complete) ||
+			    s->ebsn.edge <= complete)
 				continue;
 			if (time_after_eq(now, s->last_rx + idle)) {
 				*err_src = i;
@@ -445,17 +446,22 @@ static u8 ecp_conn_stalled(struct ecp_conn *c, unsigned long now,
 }
 
 /*
- * The persist timer's case (RFC 9293 §3.8.6.1): bytes are ready, the
- * client's window is zero and nothing is in flight, so no ACK will come
- * by itself.  If the client's window update was lost, only a probe
- * brings the next one.
+ * The persist timer's case (RFC 9293 §3.8.6.1; tcp_check_probe_timer()):
+ * the stream is not done, nothing is in flight, and the client's window
+ * has less than a segment of room beyond what S sent, so no ACK will come
+ * by itself.  Less than a segment counts: EBSN passes the window on to
+ * the sources, whose scaled windows round it down to nothing, and whose
+ * senders would not fill a sliver anyway.  The bytes to send are not
+ * waiting in the buffer either: EBSN holds the sources to the same
+ * window.  If the client's window update was lost, only a probe brings
+ * the next one.
  */
 static bool ecp_conn_client_persist(const struct ecp_conn *c)
 {
 	const struct ecp_conn_client *cl = &c->client;
 
-	return !cl->win && ecp_conn_client_snd_max(cl) == cl->acked &&
-	       ecp_ivset_min_low_of(c->src, c->k, iv) > cl->snd_nxt;
+	return !cl->fin_sent && cl->snd_nxt == cl->acked &&
+	       cl->acked + cl->win < cl->snd_nxt + cl->mss;
 }
 
 static void ecp_conn_timer(struct timer_list *timer)

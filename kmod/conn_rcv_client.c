@@ -143,7 +143,7 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	/* A window update is not a duplicate ACK (RFC 5681 §2). */
 	win_changed = win != cl->win;
 	/* The window opens: the persist timer's backoff ends (tcp_ack_probe). */
-	if (!cl->win && win)
+	if (win >= cl->mss && cl->win < cl->mss)
 		cl->rto = ecp_rtt_rto(&cl->rtt);
 	cl->win = win;
 	if ((u64)ack_off > cl->acked)

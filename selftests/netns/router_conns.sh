@@ -1,0 +1,123 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Many connections and slow clients, as a router sees them:
+#  - hundreds of back-to-back reconstructions from the same sources, which
+#    close first and keep TIME-WAIT for 60 s: S walks its ports per source
+#    as connect() does, and answers a TIME-WAIT's ACK with a RST and a new
+#    SYN when the port range is too small to avoid them;
+#  - a client that stops reading for 10 s, its window update lost: S's
+#    persist timer probes the zero window;
+#  - a client with window scale 14 and a small buffer: the sources' shift
+#    comes from the buffer, not from the client;
+#  - a connection aborted with its buffer full: the buffer is zeroed
+#    outside softirq, and the next client gets exact bytes.
+#
+#   A1 -------- S -------- B1, B2, B3
+set -u
+. "$(dirname "$0")/../lib/ec.sh"
+
+topo_init conns
+ec_prog ecp-srv
+ec_prog ecp-cli
+pp modprobe ecproxy
+topo_setup 1 3 || exit 1
+# Back-to-back reconstructions: the debug kernel does fewer (make check).
+BACK_TO_BACK=${ECP_BACK_TO_BACK:-200}
+
+# --- back-to-back reconstructions --------------------------------------------
+EC_TASK="timeout linger 0" ec_prep 1 isal-cauchy 3 2 0 3000 >&2
+want=$(sha256sum < "$tmp/1/frag.0")
+
+# back_to_back N: N reconstructions in a row, each byte-exact, each on an
+# idle task; prints how many failed.
+back_to_back() {
+	local i bad=0 got
+	for i in $(seq 1 "$1"); do
+		got=$(timeout 20 ip netns exec $A socat -u TCP:$VIP:7001 - | sha256sum)
+		[ "$got" = "$want" ] || bad=$((bad + 1))
+		wait_for 5 ec_conn_idle 1
+	done
+	echo $bad
+}
+
+start=$(date +%s)
+bad=$(back_to_back "$BACK_TO_BACK")
+echo "# $BACK_TO_BACK in $(($(date +%s) - start)) s" >&2
+tap_check "$BACK_TO_BACK back-to-back reconstructions: all byte-exact" test "$bad" = 0
+tap_check "none failed" test "$(ec_stats 1 .stats.conns_failed)" = 0
+tap_check "S's ports walked past the sources' TIME-WAITs: none met" \
+	test "$(ec_stats 1 .stats.time_wait_resets)" = 0
+# 32 ports: every connection after the 32nd meets a TIME-WAIT of the same
+# four ports; about half of those refuse the SYN (its sequence number is
+# the client's ISN, not above the last one seen) and answer with an ACK.
+pp ip netns exec $S sysctl -qw net.ipv4.ip_local_port_range="40000 40031"
+n=$((BACK_TO_BACK / 2 > 48 ? BACK_TO_BACK / 2 : 48))
+bad=$(back_to_back $n)
+tap_check "$n more with 32 ports: all byte-exact" test "$bad" = 0
+tap_check "none failed" test "$(ec_stats 1 .stats.conns_failed)" = 0
+tap_check "TIME-WAITs met were reset and the SYN sent again" \
+	test "$(ec_stats 1 .stats.time_wait_resets)" -gt 0
+pp ip netns exec $S sysctl -qw net.ipv4.ip_local_port_range="32768 60999"
+ec_stop_servers
+
+# --- a client that stops reading -------------------------------------------
+# A reads the first bytes, then nothing for 10 s: its 16 KiB buffer fills
+# and its window closes.  When it reads again, its link drops everything
+# for 2 s, window updates included; then 2% loss.  Only S's probes of the
+# zero window can start the transfer again.
+EC_TASK="timeout idle 30000" ec_prep 2 isal-cauchy 3 2 0 $((2 << 20)) >&2
+echo "[+] ip netns exec $A ecp-cli -P go -b 16384 -o out $VIP 7002" >&"$tap_log"
+ip netns exec $A "$PROGS/ecp-cli" -P "$tmp/go" -b 16384 -o "$tmp/2/out" \
+	$VIP 7002 2> "$tmp/2/err" &
+cpid=$!
+sleep 10
+tap_check "S probes the client's zero window" \
+	wait_for 10 sh -c "[ \$(ip netns exec $S '$ECCTL' -j task show id 2 -s | jq '.[0].stats.window_probes') -gt 0 ]"
+pp ip netns exec $A tc qdisc replace dev to-s root netem loss 100%
+touch "$tmp/go"
+sleep 2
+pp ip netns exec $A tc qdisc replace dev to-s root netem loss 2%
+if wait_gone $cpid 60; then
+	wait $cpid
+	ec_verify "it reads again, its window update lost: byte-exact" 2
+else
+	kill $cpid 2>/dev/null
+	tap_fail "it reads again, its window update lost: byte-exact" \
+		"stalled: $(ecq $S task show id 2 -s | tr '\n' ' ')"
+fi
+pp ip netns exec $A tc qdisc del dev to-s root
+ec_stop_servers
+
+# --- window scale --------------------------------------------------------------
+# A offers shift 14 (1 GiB of receive buffer); the task's buffer is 8 KiB.
+# With the client's shift, the window to the sources would be 8 KiB >> 14:
+# zero, for ever.
+pp ip netns exec $A sysctl -qw net.ipv4.tcp_rmem="4096 131072 1073741824"
+EC_TASK="buffer 8k timeout idle 20000" ec_recon "client window scale 14, 8 KiB buffer: byte-exact" 3 \
+	isal-cauchy 3 2 0 $((256 << 10))
+pp ip netns exec $A sysctl -qw net.ipv4.tcp_rmem="4096 131072 6291456"
+
+# --- an abort with a full buffer ----------------------------------------------
+# B1 is slow, so B2 and B3 fill the 8 MiB buffer ahead of it (A's window
+# is larger: EBSN lets them); then A vanishes.  The buffer is zeroed in a work item, not in softirq, and A,
+# coming back at once, waits for that (its SYN is dropped, not reset) and
+# gets exact bytes.
+EC_TASK="buffer 8m timeout linger 0" ec_prep 4 isal-cauchy 3 2 0 $((24 << 20)) >&2
+pp topo_cap_b 1 1mbit
+pp ip netns exec $A sysctl -qw net.ipv4.tcp_rmem="4096 16777216 33554432"
+ip netns exec $A socat -u TCP:$VIP:7004 /dev/null 2>/dev/null &
+apid=$!
+tap_check "the buffer fills ahead of the slow source" \
+	wait_for 60 sh -c "[ \$(ip netns exec $S '$ECCTL' -j task show id 4 -s | jq '.[0].stats.peak_buffer') -gt $((4 << 20)) ]"
+kill -KILL $apid
+wait $apid 2>/dev/null
+pp topo_uncap_b 1
+pp ip netns exec $A sysctl -qw net.ipv4.tcp_rmem="4096 131072 6291456"
+EC_TIMEOUT=120 ec_fetch 4
+ec_verify "the next client, at once: byte-exact" 4
+tap_check "the first connection failed, the second did not" \
+	test "$(ec_stats 4 .stats.conns_failed)" = 1
+ec_stop_servers
+
+tap_done
