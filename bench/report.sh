@@ -25,8 +25,9 @@ plot() {	# plot NAME GNUPLOT-COMMANDS
 	echo
 } > "$md"
 
-if [ -s "$out/codes.csv" ]; then
-	# One line per code: rates of the three ways and the ratios.
+# code_summary CSV: one line per code of a codes-figure CSV: the rates of
+# the three ways and the ratios.
+code_summary() {
 	awk -F, 'NR > 1 { r[$1, $2] = $6; c[$1, $2] = $5; b[$1, $2] = $3; if (!($1 in seen)) { seen[$1] = 1; o[n++] = $1 } }
 		END {
 			print "code,replication_mbit_s,native_mbit_s,ecproxy_mbit_s,speedup_vs_native,ratio_to_replication,native_cpu_s_per_gib,ecproxy_cpu_s_per_gib"
@@ -39,7 +40,11 @@ if [ -s "$out/codes.csv" ]; then
 					b[k, "native"] ? c[k, "native"] * 2^30 / b[k, "native"] : 0,
 					b[k, "ecproxy"] ? c[k, "ecproxy"] * 2^30 / b[k, "ecproxy"] : 0
 			}
-		}' "$out/codes.csv" > "$out/codes-summary.csv"
+		}' "$1"
+}
+
+if [ -s "$out/codes.csv" ]; then
+	code_summary "$out/codes.csv" > "$out/codes-summary.csv"
 	plot codes "set title 'Reconstruction rate vs code (A link $cap)'; set ylabel 'Mbit/s';
 		set style data histogram; set style histogram clustered gap 1; set style fill solid 0.8;
 		set yrange [0:*]; set key outside right;
@@ -67,6 +72,37 @@ if [ -s "$out/codes.csv" ]; then
 		echo "| code | native CPU s/GiB | ecproxy CPU s/GiB | native / ecproxy |"
 		echo "|---|---:|---:|---:|"
 		awk -F, 'NR > 1 { printf "| %s | %.1f | %.1f | **%.1fx** |\n", $1, $7, $8, $8 ? $7 / $8 : 0 }' "$out/codes-summary.csv"
+		echo
+	} >> "$md"
+fi
+
+if [ -s "$out/router.csv" ] && [ -s "$out/codes-summary.csv" ]; then
+	code_summary "$out/router.csv" > "$out/router-summary.csv.tmp"
+	# Per code: each way plain and with the ruleset, and their ratio.
+	join -t, <(tail -n +2 "$out/codes-summary.csv" | cut -d, -f1-4 | sort) \
+		<(tail -n +2 "$out/router-summary.csv.tmp" | cut -d, -f1-4 | sort) |
+		awk -F, 'BEGIN { print "code,replication_plain,replication_stateful,native_plain,native_stateful,ecproxy_plain,ecproxy_stateful,ecproxy_stateful_over_plain" }
+			{ printf "%s,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.3f\n", $1, $2, $5, $3, $6, $4, $7, $4 ? $7 / $4 : 0 }' \
+		> "$out/router-summary.csv"
+	rm -f "$out/router-summary.csv.tmp"
+	plot router "set title 'Rate with a stateful ruleset on S (A link $cap)'; set ylabel 'Mbit/s';
+		set style data histogram; set style histogram clustered gap 1; set style fill solid 0.8;
+		set yrange [0:*]; set key outside right;
+		plot '$out/router-summary.csv' skip 1 using 2:xtic(1) title 'replication, plain',
+		     '' skip 1 using 3 title 'replication, ruleset',
+		     '' skip 1 using 6 title 'ecproxy, plain', '' skip 1 using 7 title 'ecproxy, ruleset'"
+	{
+		echo "## On a router with a stateful ruleset ([router.png](router.png), [router.csv](router.csv))"
+		echo
+		echo "S carries \`selftests/lib/router.nft\`: conntrack on everything, INVALID"
+		echo "dropped in input, forward and output, masquerade towards the storage nodes."
+		echo
+		echo "| code | replication plain / ruleset Mbit/s | native plain / ruleset | ecproxy plain / ruleset | ecproxy ruleset / plain |"
+		echo "|---|---:|---:|---:|---:|"
+		awk -F, 'NR > 1 { printf "| %s | %.2f / %.2f | %.2f / %.2f | %.2f / %.2f | **%.2f** |\n", $1, $2, $3, $4, $5, $6, $7, $8 }' \
+			"$out/router-summary.csv"
+		echo
+		cat "$out/router.txt" 2>/dev/null
 		echo
 	} >> "$md"
 fi

@@ -11,8 +11,8 @@
 #   BENCH_SIZE   reduced (default; under 30 min in a 2-core TCG VM), full
 #                (real hardware) or tiny (a smoke run of every figure)
 #   BENCH_CAP    tc rate of each A's link (default: reduced 8mbit, full 1gbit)
-#   BENCH_ONLY   space-separated subset of: gf codes buffer concurrency
-#                latency uncapped
+#   BENCH_ONLY   space-separated subset of: gf codes router buffer
+#                concurrency latency uncapped
 #   ECP_KO       ecproxy.ko to insmod (default: modprobe ecproxy)
 # Ratios are the result; absolute numbers under emulation mean little.
 set -u
@@ -21,7 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 out=${1:-$top/build/bench}
 size=${BENCH_SIZE:-reduced}
-only=${BENCH_ONLY:-gf codes buffer concurrency latency uncapped}
+only=${BENCH_ONLY:-gf codes router buffer concurrency latency uncapped}
 topo_init bench
 mkdir -p "$out"
 start=$(date +%s)
@@ -122,9 +122,11 @@ setup_code() {
 }
 
 # --- reconstruction rate vs code (paper Fig. 5) and CPU on A ---------------
-if want codes; then
+# codes_run CSV: the three ways for every code, A's link capped.
+codes_run() {
+	local km k m
 	topo_cap 1 "$cap"
-	echo "code,way,bytes,wall_s,cpu_s,mbit_s" > "$out/codes.csv"
+	echo "code,way,bytes,wall_s,cpu_s,mbit_s" > "$1"
 	for km in 3,2 6,3 10,4 12,4; do
 		k=${km%,*} m=${km#*,}
 		say "RS($k,$m), fragment $frag bytes, cap $cap"
@@ -132,9 +134,27 @@ if want codes; then
 		ec_task 1 isal-cauchy $k $m 0 >&2
 		: > "$tmp/c.csv"
 		ways "$tmp/c.csv" 1 1 isal-cauchy $k $m 0
-		sed "s/^/RS($k+$m),/" "$tmp/c.csv" >> "$out/codes.csv"
+		sed "s/^/RS($k+$m),/" "$tmp/c.csv" >> "$1"
 	done
 	topo_uncap 1
+}
+if want codes; then
+	codes_run "$out/codes.csv"
+fi
+
+# --- the codes figure on a router with a stateful ruleset -------------------
+# S carries the firewall of a typical router (selftests/lib/router.nft):
+# conntrack on everything, INVALID dropped, masquerade to the storage
+# nodes.  Replication and native EC are forwarded, tracked and NATed;
+# ecproxy's own segments pass untracked.  The rates should equal the
+# codes figure's.
+if want router; then
+	say "router: S with a stateful ruleset and conntrack"
+	ip netns exec "$S" nft -f "$top/selftests/lib/router.nft" || exit 1
+	codes_run "$out/router.csv"
+	ip netns exec "$S" conntrack -L 2>/dev/null | grep -c "$VIP" |
+		sed 's/^/conntrack entries with the VIP after the runs: /' > "$out/router.txt"
+	ip netns exec "$S" nft flush ruleset
 fi
 
 # --- rate vs decode buffer at a fixed RTT (paper Fig. 10) -----------------

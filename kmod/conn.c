@@ -63,6 +63,16 @@ static bool ecp_conn_port_free(const struct net *net, __be32 vip,
 	return true;
 }
 
+bool ecp_conn_port_in_use(const struct net *net, __be32 vip, __be16 port)
+{
+	bool free;
+
+	spin_lock_bh(&ecp_conn_hash_lock);
+	free = ecp_conn_port_free(net, vip, port);
+	spin_unlock_bh(&ecp_conn_hash_lock);
+	return !free;
+}
+
 /*
  * Where the next port towards one destination starts, as the kernel's
  * connect() does (__inet_hash_connect(), RFC 6056 algorithm 4): a secret
@@ -161,7 +171,6 @@ void ecp_conn_set_state(struct ecp_conn *c, u8 state)
 	WRITE_ONCE(c->t->conn_state, state);
 }
 
-/* Zero what the connection left in the task's buffer for the next one. */
 /*
  * Zeroing happens in process context, in steps: up to 72 MiB (the largest
  * buffer and its headroom) is too much work for softirq under the lock.
@@ -412,8 +421,8 @@ void ecp_conn_unlock_send(struct ecp_task *t, struct net *net,
  *    when S has sent the client everything complete and has offered that
  *    source room beyond it (its EBSN edge, which the client's window and
  *    the buffer bound): nothing but that source stops the stream, and a
- *    live one would send or retransmit.  A source whose window is closed,
- *    or too small to send into, waits for S.
+ *    live one would send or retransmit.  A source whose window S closed
+ *    (or rounded down to nothing at its scale) waits for S.
  * Failing both, the idle timeout still applies to the whole connection.
  */
 static u8 ecp_conn_stalled(struct ecp_conn *c, unsigned long now,

@@ -74,6 +74,12 @@ void ecp_conn_rcv_icmp_src(struct net *net, struct ecp_conn_src *s,
 /* Count a segment from a source that failed validation. */
 void ecp_conn_src_drop(struct ecp_conn_src *s, int reason);
 
+/*
+ * Is VIP:@port S's end of a live connection to a source?  A task on it
+ * would take that source's segments for a client's.  Any context.
+ */
+bool ecp_conn_port_in_use(const struct net *net, __be32 vip, __be16 port);
+
 /* Module start and end: the workqueue that zeroes aborted buffers. */
 int ecp_conn_init(void);
 void ecp_conn_exit(void);

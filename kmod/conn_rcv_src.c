@@ -271,7 +271,7 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 				goto out;
 			}
 			/*
-			 * As for the client (conn_client.c): the close is
+			 * As for the client (conn_rcv_client.c): the close is
 			 * complete.
 			 */
 			if (c->state == ECPROXY_CONN_LINGER)

@@ -322,6 +322,9 @@ void ecp_conn_send_copy_src(struct ecp_conn *c, struct ecp_conn_src *s,
 	unsigned int mss = max_t(unsigned int, s->mss, TCP_MIN_SND_MSS);
 	unsigned int off = 0;
 
+	/* Its socket may be gone; a late repeat of the client's is no news. */
+	if (ecp_conn_src_closed(c, s))
+		return;
 	while (p->len - off > mss) {
 		ecp_conn_send_src(c, s, q, p->h.seq + off, TCPHDR_ACK, skb,
 				  p->dataoff + off, mss);

@@ -103,7 +103,7 @@ struct ecp_conn {
 	u8 state;			/* enum ecproxy_conn_state */
 	__be32 vip;
 	__be16 vport;
-	u16 src_mss;			/* largest segment on a source path */
+	u16 src_mss;			/* largest all source paths take */
 	unsigned long start;
 	unsigned long last_rx;		/* from any side */
 	unsigned long linger_start;
@@ -267,7 +267,7 @@ void ecp_conn_send_ack_src(struct ecp_conn *c, struct ecp_conn_src *s,
 /* An ACK to s now, new or not (s asked for it). */
 void ecp_conn_send_ack_src_always(struct ecp_conn *c, struct ecp_conn_src *s,
 				  struct sk_buff_head *q);
-/* @n duplicate ACKs to a source with a hole, see conn_out.c. */
+/* @n duplicate ACKs to a source with a hole, see conn_send.c. */
 void ecp_conn_send_prompt_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			      struct sk_buff_head *q, unsigned int n);
 /*

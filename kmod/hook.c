@@ -2,7 +2,7 @@
 /*
  * The data path's entry point: an IPv4 PRE_ROUTING hook that picks out
  * the TCP segments of reconstruction tasks, validates them and hands them
- * to the connection code (conn_client.c, conn_source.c), which consumes
+ * to the connection code (conn_rcv_client.c, conn_rcv_src.c), which consumes
  * them.  Everything else passes untouched.
  */
 #include <asm/unaligned.h>
@@ -126,7 +126,8 @@ static int ecp_parse(struct sk_buff *skb, const struct nf_hook_state *state,
  * the route's path MTU and its MSS.  The message goes on to S's stack
  * either way (NF_ACCEPT): it may be about one of S's own sockets.
  */
-static void ecp_hook_icmp(struct net *net, struct sk_buff *skb)
+static void ecp_hook_icmp(struct net *net, struct sk_buff *skb,
+			  unsigned int hook)
 {
 	unsigned int off = ip_hdrlen(skb), inoff, inlen;
 	const struct icmphdr *icmph;
@@ -143,6 +144,9 @@ static void ecp_hook_icmp(struct net *net, struct sk_buff *skb)
 	icmph = (const struct icmphdr *)(skb->data + off);
 	if (icmph->type != ICMP_DEST_UNREACH ||
 	    icmph->code != ICMP_FRAG_NEEDED)
+		return;
+	/* A damaged message must not lower an MTU (icmp_rcv() checks later). */
+	if (nf_ip_checksum(skb, hook, off, IPPROTO_ICMP))
 		return;
 	inoff = off + sizeof(*icmph);
 	in = (const struct iphdr *)(skb->data + inoff);
@@ -194,7 +198,7 @@ static unsigned int ecp_hook_in(void *priv, struct sk_buff *skb,
 	if (ip_is_fragment(iph))
 		return NF_ACCEPT;
 	if (iph->protocol == IPPROTO_ICMP) {
-		ecp_hook_icmp(net, skb);
+		ecp_hook_icmp(net, skb, state->hook);
 		return NF_ACCEPT;
 	}
 	if (iph->protocol != IPPROTO_TCP)

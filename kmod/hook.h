@@ -6,7 +6,7 @@ struct net;
 
 /*
  * Register and unregister the data path's netfilter hook, with IPv4
- * defragmentation, in @net.  The namespace's tasks do it (task.c): the
+ * defragmentation, in @net.  The namespace's tasks do it (task_conf.c): the
  * hook is there only while it has tasks, so that a router with the module
  * loaded and no task pays nothing per packet.  Process context.
  */

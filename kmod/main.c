@@ -30,7 +30,7 @@ static int __net_init ecp_net_init(struct net *net)
 	ecp_stats_init(&en->retired);
 	atomic64_set(&en->retired_bytes_in, 0);
 	atomic64_set(&en->events_dropped, 0);
-	/* The hook comes with the namespace's first task (task.c). */
+	/* The hook comes with the namespace's first task (task_conf.c). */
 	return 0;
 }
 

@@ -54,6 +54,14 @@ int ecp_task_add(struct ecp_net *en, struct ecp_task *t,
 		ret = -EADDRNOTAVAIL;
 		goto out;
 	}
+	if (t->family == AF_INET &&
+	    ecp_conn_port_in_use(en->net, t->vip.ip, t->port)) {
+		ecp_extack_fmt(extack, NULL,
+			       "task %u: %pI4:%u is S's end of a connection to a source now; use a port outside net.ipv4.ip_local_port_range",
+			       t->id, &t->vip.ip, ntohs(t->port));
+		ret = -EADDRINUSE;
+		goto out;
+	}
 	used = en->mem_used;
 	cap = ecp_netns_mem_max();
 	if (size > cap || used > cap - size) {
@@ -212,7 +220,7 @@ int ecp_task_change(struct ecp_net *en, u32 id, const struct ecp_task *model,
 	if (t->conn || t->buffer_dirty) {
 		spin_unlock_bh(&t->lock);
 		ecp_extack_fmt(extack, NULL,
-			       "task %u has a live connection; change it when it is idle",
+			       "task %u has a live connection, or is zeroing its buffer after one; change it when it is idle",
 			       id);
 		ret = -EBUSY;
 		goto out;

@@ -7,9 +7,8 @@
 A file calls another when it calls a non-static function defined there
 (comments and strings are ignored; inline functions in headers belong to
 no file).  Prints every strongly connected set of files; exits 1 if one
-is not among the allowed pairs.  The allowed ones are the two lifetime
-pairs (docs/design.md): a connection and the segments it sends, a task and
-its connection.
+is not made of allowed pairs: scripts/style.sh allows a connection's
+lifetime pair, conn.c and conn_send.c (docs/design.md).
 """
 import glob
 import os

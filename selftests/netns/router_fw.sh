@@ -86,28 +86,7 @@ fw_case() {
 
 # --- nftables ------------------------------------------------------------
 tap_check "nftables: S's stateful ruleset and masquerade load" \
-	ip netns exec $S nft -f - <<'EOF'
-table inet fw {
-	chain input {
-		type filter hook input priority filter;
-		ct state invalid counter drop
-	}
-	chain forward {
-		type filter hook forward priority filter;
-		ct state invalid counter drop
-	}
-	chain output {
-		type filter hook output priority filter;
-		ct state invalid counter drop
-	}
-}
-table ip nat {
-	chain post {
-		type nat hook postrouting priority srcnat;
-		oifname "to-b*" masquerade
-	}
-}
-EOF
+	ip netns exec $S nft -f "$top/selftests/lib/router.nft"
 hooks_listed=0
 ip netns exec $S nft list hooks 2>/dev/null | grep -q nft_do_chain && hooks_listed=1
 if [ $hooks_listed = 1 ]; then

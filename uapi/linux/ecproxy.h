@@ -45,7 +45,10 @@
  * Attributes (ECPROXY_A_TASK_*):
  *
  *    ID: NLA_U32, 1..2^32-1, required.  Unique in the namespace.
- *    VIP: NLA_BINARY, 4 or 16 bytes, required.  The virtual IP.
+ *    VIP: NLA_BINARY, 4 or 16 bytes, required.  The virtual IP: a local
+ *         address of the namespace (on an interface, or in a local
+ *         route), since the module takes what reaches VIP:port before
+ *         the stack does.
  *    PORT: NLA_U16, 1..65535, required.  The service port on the VIP.
  *          VIP:port is unique in the namespace.
  *    CLIENT: NLA_BINARY, 4 or 16 bytes, optional.  Only clients in
@@ -94,11 +97,17 @@
  * Errors: -EEXIST if the ID or VIP:port is taken in this namespace;
  * -EINVAL for a missing attribute, a wrong number of sources, a duplicate
  * source, mixed address families, or host bits set in CLIENT; -ERANGE for
- * values outside their range; -EAFNOSUPPORT for IPv6; -ENOSPC when the
- * buffer would exceed the namespace's memory cap (module parameter
- * netns_mem_max, bytes, counting BUFFER_SIZE plus headroom of every task);
- * -ENOMEM.  Answers with an ack only, and sends an
- * ECPROXY_EVENT_TASK_ADDED event.
+ * values outside their range; -EAFNOSUPPORT for IPv6; -EADDRNOTAVAIL when
+ * the VIP is not a local address; -EADDRINUSE when VIP:port is the
+ * module's own end of a live connection to a source (a port of
+ * net.ipv4.ip_local_port_range); -ENOSPC when the buffer would exceed the
+ * namespace's memory cap (module parameter netns_mem_max, bytes, counting
+ * BUFFER_SIZE plus headroom of every task); -ENOMEM.  Answers with an ack
+ * only, and sends an ECPROXY_EVENT_TASK_ADDED event.
+ *
+ * The namespace's first task registers the module's netfilter hook there
+ * (with IPv4 defragmentation), and its last task's deletion removes it:
+ * a namespace without tasks pays nothing per packet.
  *
  * ECPROXY_CMD_TASK_DEL
  * --------------------
@@ -179,8 +188,9 @@
  * changed (-EINVAL naming the attribute: delete the task and add it
  * again), nor can the read-only STATE, MEM and STATS.  -ENOENT if there is
  * no such task; -EBUSY while a client connection exists, lingering ones
- * included (the task's STATE is ECPROXY_TASK_BUSY): nothing is changed
- * then; -ENOSPC if the new buffer would exceed the namespace cap; -ENOMEM.
+ * included (the task's STATE is ECPROXY_TASK_BUSY), and for the few
+ * milliseconds after an aborted one while its buffer is zeroed: nothing
+ * is changed then; -ENOSPC if the new buffer would exceed the namespace cap; -ENOMEM.
  * The change is atomic: either every given attribute is applied, or none.
  * Answers with an ack only, and sends an ECPROXY_EVENT_TASK_CHANGED event.
  *
