@@ -218,9 +218,12 @@ int ecp_task_change(struct ecp_net *en, u32 id, const struct ecp_task *model,
 	}
 	spin_lock_bh(&t->lock);
 	if (t->conn || t->buffer_dirty) {
+		bool conn = t->conn;
+
 		spin_unlock_bh(&t->lock);
-		ecp_extack_fmt(extack, NULL,
-			       "task %u has a live connection, or is zeroing its buffer after one; change it when it is idle",
+		ecp_extack_fmt(extack, NULL, conn ?
+			       "task %u has a live connection; change it when it is idle" :
+			       "task %u is zeroing its buffer after an aborted connection; try again in a moment",
 			       id);
 		ret = -EBUSY;
 		goto out;

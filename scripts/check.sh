@@ -99,9 +99,9 @@ run_stage() {
 	netns-debian) stage netns-debian selftests/vm/run --kernel debian --timeout 3600 -- selftests/netns/run.sh ;;
 	netns-debug)
 		say "debug kernel: $(scripts/debug-kernel.sh)"
-		# 48 back-to-back reconstructions, not 200: enough to walk
-		# past a 32-port range (router_conns.sh).
-		ECP_BACK_TO_BACK=${ECP_BACK_TO_BACK_DEBUG:-48} \
+		# 24 back-to-back reconstructions, not 200: enough to walk
+		# past an 8-port range three times (router_conns.sh).
+		ECP_BACK_TO_BACK=${ECP_BACK_TO_BACK_DEBUG:-24} \
 			stage netns-debug selftests/vm/run --kernel debug --timeout 3600 -- selftests/netns/run.sh "${netns_rest[@]}"
 		;;
 	netns-debug-recon)

@@ -33,7 +33,9 @@ from ecpgenl import (A, CMD, NLA_F_NESTED, NLA_F_NET_BYTEORDER,  # noqa: E402
 # Errors a bad request may get: anything else (or none at all) is a bug.
 ALLOWED = {0, errno.EINVAL, errno.ERANGE, errno.EEXIST, errno.ENOENT,
            errno.EOPNOTSUPP, errno.EAFNOSUPPORT, errno.ENOSPC,
-           errno.EMSGSIZE, errno.E2BIG}
+           errno.EMSGSIZE, errno.E2BIG,
+           # A VIP that is no local address; a port a source uses.
+           errno.EADDRNOTAVAIL, errno.EADDRINUSE}
 
 
 # ---- Random requests ----------------------------------------------------

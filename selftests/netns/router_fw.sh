@@ -32,7 +32,8 @@ EOF
 
 # hooked: S's namespace has ecproxy's netfilter hook.  nft list hooks
 # shows it where the kernel has nfnetlink_hook (the debug kernel; not
-# Debian's): it must list the ruleset's own chains (nft_do_chain) first.
+# Debian's): it must list the ruleset's own chains ("chain inet fw
+# input") first.
 hooked() {
 	ip netns exec $S nft list hooks 2>/dev/null | grep -q ecp_hook_in
 }
@@ -88,7 +89,7 @@ fw_case() {
 tap_check "nftables: S's stateful ruleset and masquerade load" \
 	ip netns exec $S nft -f "$top/selftests/lib/router.nft"
 hooks_listed=0
-ip netns exec $S nft list hooks 2>/dev/null | grep -q nft_do_chain && hooks_listed=1
+ip netns exec $S nft list hooks 2>/dev/null | grep -q 'chain inet fw input' && hooks_listed=1
 if [ $hooks_listed = 1 ]; then
 	tap_expect_fail "no task: no hook in S's namespace" hooked
 else
