@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Connection lifetime: S's ports towards the sources and their RCU hash,
- * setting a connection up on the client's SYN, the per-connection timer
- * (handshake and idle timeouts, the RTO towards the client, the linger) and
- * teardown.  One timer per connection ticks every ECP_TICK.
+ * Connection lifetime: S's ports towards the sources and targets and
+ * their RCU hash, setting a connection up (on the client's SYN, or on
+ * TASK_START for a task with targets), the per-connection timer
+ * (handshake and idle timeouts, the outputs' RTO and persist timers, the
+ * rate cap, the linger) and teardown.  One timer per connection ticks
+ * every ECP_TICK.
  */
 #include <linux/hashtable.h>
 #include <linux/jhash.h>
@@ -15,11 +17,12 @@
 #include <net/tcp.h>
 
 #include "conn_state.h"
+#include "event.h"
 #include "netns.h"
 #include "task.h"
 #include "xmit.h"
 
-/* The sources' local ports, keyed by (netns, VIP, port). */
+/* The local ports of the sources and targets, keyed by (netns, VIP, port). */
 #define ECP_CONN_HASH_BITS	10
 static DEFINE_HASHTABLE(ecp_conn_hash, ECP_CONN_HASH_BITS);
 static DEFINE_SPINLOCK(ecp_conn_hash_lock);
@@ -30,21 +33,20 @@ static u32 ecp_conn_hashfn(const struct net *net, __be32 vip, __be16 port)
 			    net_hash_mix(net));
 }
 
-struct ecp_conn_src *ecp_conn_lookup_src(const struct net *net,
-					 const struct ecp_seg *p)
+struct ecp_conn_peer *ecp_conn_lookup_peer(const struct net *net,
+					   const struct ecp_seg *p)
 {
-	struct ecp_conn_src *s;
+	struct ecp_conn_peer *pr;
 
-	hash_for_each_possible_rcu(ecp_conn_hash, s, node,
+	hash_for_each_possible_rcu(ecp_conn_hash, pr, node,
 				   ecp_conn_hashfn(net, p->h.daddr,
 						   p->h.dport)) {
-		struct ecp_conn *c = s->conn;
-		struct ecp_source *cfg = &c->t->src[s->idx];
+		struct ecp_conn *c = pr->conn;
 
-		if (s->lport == p->h.dport && c->vip == p->h.daddr &&
-		    net_eq(c->net, net) && cfg->addr.ip == p->h.saddr &&
-		    cfg->port == p->h.sport)
-			return s;
+		if (pr->lport == p->h.dport && c->vip == p->h.daddr &&
+		    net_eq(c->net, net) && pr->addr == p->h.saddr &&
+		    pr->port == p->h.sport)
+			return pr;
 	}
 	return NULL;
 }
@@ -53,12 +55,12 @@ struct ecp_conn_src *ecp_conn_lookup_src(const struct net *net,
 static bool ecp_conn_port_free(const struct net *net, __be32 vip,
 			       __be16 port)
 {
-	struct ecp_conn_src *s;
+	struct ecp_conn_peer *pr;
 
-	hash_for_each_possible(ecp_conn_hash, s, node,
+	hash_for_each_possible(ecp_conn_hash, pr, node,
 			       ecp_conn_hashfn(net, vip, port))
-		if (s->lport == port && s->conn->vip == vip &&
-		    net_eq(s->conn->net, net))
+		if (pr->lport == port && pr->conn->vip == vip &&
+		    net_eq(pr->conn->net, net))
 			return false;
 	return true;
 }
@@ -78,7 +80,7 @@ bool ecp_conn_port_in_use(const struct net *net, __be32 vip, __be16 port)
  * connect() does (__inet_hash_connect(), RFC 6056 algorithm 4): a secret
  * hash of (netns, VIP, destination) picks an offset into the ephemeral
  * range, and a counter per hash bucket moves it on with every connection.
- * Consecutive connections to one source then walk the range port by port,
+ * Consecutive connections to one peer then walk the range port by port,
  * and come back to a port only after the whole range: a source's
  * TIME-WAIT from an earlier connection (60 s on Linux) is long gone by
  * then unless connections come faster than range / 60 s.  Random ports
@@ -90,76 +92,98 @@ static u32 ecp_port_perturb[1 << ECP_PORT_PERTURB_BITS];
 static siphash_key_t ecp_port_secret __read_mostly;
 
 static u32 ecp_conn_port_offset(const struct net *net, __be32 vip,
-				const struct ecp_source *cfg)
+				const struct ecp_conn_peer *pr)
 {
 	net_get_random_once(&ecp_port_secret, sizeof(ecp_port_secret));
-	return siphash_4u32((__force u32)vip, (__force u32)cfg->addr.ip,
-			    (__force u32)cfg->port, net_hash_mix(net),
+	return siphash_4u32((__force u32)vip, (__force u32)pr->addr,
+			    (__force u32)pr->port, net_hash_mix(net),
 			    &ecp_port_secret);
 }
 
 /*
- * Give every source a local port from the ephemeral range, unique for
- * (netns, VIP) and not a task's service port on the VIP (the hook would
- * take the source's segments for a client's), in the order
- * ecp_conn_port_offset() sets.  Caller holds rcu_read_lock().
+ * Give peer @pr a local port from the ephemeral range, unique for (netns,
+ * VIP) and not a task's service port on the VIP (the hook would take the
+ * peer's segments for a client's), in the order ecp_conn_port_offset()
+ * sets.  Caller holds ecp_conn_hash_lock and rcu_read_lock().
  */
-static int ecp_conn_hash_ports(struct ecp_conn *c)
+static int ecp_conn_hash_port(struct ecp_conn *c, struct ecp_conn_peer *pr,
+			      int lo, unsigned int range)
 {
 	struct ecp_net *en = ecp_net(c->net);
-	unsigned int i, n, range;
-	int lo, hi;
+	u32 offset = ecp_conn_port_offset(c->net, c->vip, pr);
+	u32 *perturb = &ecp_port_perturb[hash_32(offset,
+						 ECP_PORT_PERTURB_BITS)];
+	unsigned int n;
+
+	for (n = 0; n < range; n++) {
+		__be16 port = htons(lo + (offset + *perturb + n) % range);
+
+		if (ecp_conn_port_free(c->net, c->vip, port) &&
+		    !ecp_task_lookup_vip(en, AF_INET,
+					 (const union nf_inet_addr *)&c->vip,
+					 port)) {
+			pr->lport = port;
+			break;
+		}
+	}
+	if (n == range)
+		return -EADDRNOTAVAIL;
+	*perturb += n + 1;
+	hash_add_rcu(ecp_conn_hash, &pr->node,
+		     ecp_conn_hashfn(c->net, c->vip, pr->lport));
+	pr->hashed = true;
+	return 0;
+}
+
+/* Ports for every source and target.  Caller holds rcu_read_lock(). */
+static int ecp_conn_hash_ports(struct ecp_conn *c)
+{
+	unsigned int i, range;
+	int lo, hi, ret = 0;
 
 	inet_get_local_port_range(c->net, &lo, &hi);
 	range = hi - lo + 1;
 	spin_lock_bh(&ecp_conn_hash_lock);
-	for (i = 0; i < c->k; i++) {
-		struct ecp_conn_src *s = &c->src[i];
-		u32 offset = ecp_conn_port_offset(c->net, c->vip,
-						  &c->t->src[i]);
-		u32 *perturb = &ecp_port_perturb[hash_32(offset,
-					ECP_PORT_PERTURB_BITS)];
-
-		for (n = 0; n < range; n++) {
-			__be16 port = htons(lo + (offset + *perturb + n) %
-					    range);
-
-			if (ecp_conn_port_free(c->net, c->vip, port) &&
-			    !ecp_task_lookup_vip(en, AF_INET,
-				(const union nf_inet_addr *)&c->vip, port)) {
-				s->lport = port;
-				break;
-			}
-		}
-		if (n == range) {
-			spin_unlock_bh(&ecp_conn_hash_lock);
-			return -EADDRNOTAVAIL;
-		}
-		*perturb += n + 1;
-		hash_add_rcu(ecp_conn_hash, &s->node,
-			     ecp_conn_hashfn(c->net, c->vip, s->lport));
-		s->hashed = true;
-	}
+	for (i = 0; i < c->k && !ret; i++)
+		ret = ecp_conn_hash_port(c, &c->src[i].peer, lo, range);
+	for (i = 0; !ecp_conn_has_client(c) && i < c->nout && !ret; i++)
+		ret = ecp_conn_hash_port(c, &c->out[i].peer, lo, range);
 	spin_unlock_bh(&ecp_conn_hash_lock);
-	return 0;
+	return ret;
+}
+
+static void ecp_conn_unhash_ports(struct ecp_conn *c)
+{
+	unsigned int i;
+
+	spin_lock_bh(&ecp_conn_hash_lock);
+	for (i = 0; i < c->k; i++)
+		if (c->src[i].peer.hashed)
+			hash_del_rcu(&c->src[i].peer.node);
+	for (i = 0; i < c->nout; i++)
+		if (c->out[i].peer.hashed)
+			hash_del_rcu(&c->out[i].peer.node);
+	spin_unlock_bh(&ecp_conn_hash_lock);
+}
+
+/* What a connection holds besides its own memory: the interval sets. */
+static void ecp_conn_release(struct ecp_conn *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->k; i++)
+		ecp_ivset_destroy(&c->src[i].iv);
 }
 
 void ecp_conn_free(struct ecp_conn *c)
 {
-	unsigned int i;
-
 	del_timer(&c->timer);
-	spin_lock_bh(&ecp_conn_hash_lock);
-	for (i = 0; i < c->k; i++)
-		if (c->src[i].hashed)
-			hash_del_rcu(&c->src[i].node);
-	spin_unlock_bh(&ecp_conn_hash_lock);
+	ecp_conn_unhash_ports(c);
 	/*
 	 * Readers that found c under RCU only look at it until they see
 	 * dead under the task's lock, so the interval sets can go now.
 	 */
-	for (i = 0; i < c->k; i++)
-		ecp_ivset_destroy(&c->src[i].iv);
+	ecp_conn_release(c);
 	/* The task outlives RCU readers of c: its free is RCU-deferred too. */
 	ecp_task_put(c->t);
 	kfree_rcu(c, rcu);
@@ -172,8 +196,9 @@ void ecp_conn_set_state(struct ecp_conn *c, u8 state)
 }
 
 /*
- * Zeroing happens in process context, in steps: up to 72 MiB (the largest
- * buffer and its headroom) is too much work for softirq under the lock.
+ * Zeroing happens in process context, in steps: up to 72 MiB per row (the
+ * largest buffer and its headroom) is too much work for softirq under the
+ * lock.
  */
 static struct workqueue_struct *ecp_conn_wq;
 #define ECP_CLEAR_STEP	(1U << 20)
@@ -182,23 +207,11 @@ static void ecp_conn_clear_work(struct work_struct *work)
 {
 	struct ecp_task *t = container_of(work, struct ecp_task, clear_work);
 	/* The buffer cannot change while dirty (ecp_task_change()). */
-	struct ecp_dbuf d = {
-		.buf = t->buffer,
-		.size = t->buffer_size + t->headroom,
-		.base = t->dirty_off,
-	};
-	u64 off = t->dirty_off, end = off + t->dirty_len;
-	struct ecp_dbuf_span sp;
+	size_t off, size = ecp_task_ring_size(t) * t->nrow;
 
-	while (off < end) {
-		u32 n = min_t(u64, end - off, ECP_CLEAR_STEP);
-
-		if (!WARN_ON_ONCE(ecp_dbuf_span(&d, off, n, &sp))) {
-			memset(sp.ptr[0], 0, sp.len[0]);
-			memset(sp.ptr[1], 0, sp.len[1]);
-		}
-		off += n;
-		d.base = off;
+	for (off = 0; off < size; off += ECP_CLEAR_STEP) {
+		memset(t->buffer + off, 0, min_t(size_t, size - off,
+						 ECP_CLEAR_STEP));
 		cond_resched();
 	}
 	spin_lock_bh(&t->lock);
@@ -208,19 +221,21 @@ static void ecp_conn_clear_work(struct work_struct *work)
 }
 
 /*
- * Zero what the connection left in the task's buffer, for the next one.
+ * Zero what the connection left in the task's rings, for the next one.
  * A connection that delivered everything left nothing: every byte was
- * released (and zeroed) as the client acked it.
+ * released (and zeroed) as the outputs acked it.
  */
 static void ecp_conn_clear_buffer(struct ecp_conn *c)
 {
 	struct ecp_task *t = c->t;
+	bool used = false;
+	unsigned int r;
 
-	if (!ecp_dbuf_occupancy(&c->dbuf) || !ecp_task_tryget(t))
+	for (r = 0; r < c->nrow; r++)
+		used |= ecp_dbuf_occupancy(&c->row[r].dbuf) != 0;
+	if (!used || !ecp_task_tryget(t))
 		return;
 	t->buffer_dirty = true;
-	t->dirty_off = ecp_dbuf_base(&c->dbuf);
-	t->dirty_len = ecp_dbuf_occupancy(&c->dbuf);
 	INIT_WORK(&t->clear_work, ecp_conn_clear_work);
 	queue_work(ecp_conn_wq, &t->clear_work);
 }
@@ -240,159 +255,235 @@ void ecp_conn_exit(void)
 void ecp_conn_finish(struct ecp_conn *c)
 {
 	struct ecp_task *t = c->t;
+	unsigned long ms = jiffies_to_msecs(jiffies - c->start);
 	unsigned int i;
 
 	c->dead = true;
 	t->conn = NULL;
-	ecp_stats_buffer(&t->stats, ecp_dbuf_peak(&c->dbuf));
+	for (i = 0; i < c->nrow; i++) {
+		ecp_stats_buffer(&t->stats, ecp_dbuf_peak(&c->row[i].dbuf));
+		WRITE_ONCE(t->row[i].state, ECPROXY_ROW_IDLE);
+	}
+	if (ms)
+		WRITE_ONCE(t->rate_measured, div_u64(c->bytes_out * 1000, ms));
 	ecp_conn_clear_buffer(c);
 	WRITE_ONCE(t->conn_state, ECPROXY_CONN_NONE);
 	for (i = 0; i < c->k; i++)
 		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_IDLE);
 }
 
-u16 ecp_conn_path_mss(struct net *net, __be32 saddr, __be32 daddr)
-{
-	unsigned int mtu = ecp_route_mtu(net, saddr, daddr);
-
-	if (mtu < 68)
-		return 0;
-	return clamp_t(unsigned int,
-		       mtu - sizeof(struct iphdr) - sizeof(struct tcphdr),
-		       TCP_MIN_SND_MSS, ECP_GSO_MAX);
-}
-
 /*
- * A connection for the client's SYN @p, or an ERR_PTR: -ENOMEM, or
- * -EHOSTUNREACH when S has no route to the client or to a source (a
- * spoofed SYN from an unroutable address, or a source that is not
- * reachable from here).
+ * A connection of task t from VIP @vip, or an ERR_PTR: -ENOMEM, or
+ * -EHOSTUNREACH when S has no route to a source or target.  The sources,
+ * rows and outputs follow it in one allocation.
  */
 static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
-				       const struct ecp_seg *p)
+				       __be32 vip, gfp_t gfp)
 {
+	unsigned int i, nout = t->mode == ECPROXY_MODE_DEST ? t->nrow : 1;
 	struct ecp_conn *c;
+	size_t rows = ALIGN(struct_size(c, src, t->k), sizeof(u64));
+	size_t outs = rows + t->nrow * sizeof(struct ecp_conn_row);
 	int err = -ENOMEM;
-	unsigned int i;
-	u16 mss;
 
-	c = kzalloc(struct_size(c, src, t->k), GFP_ATOMIC);
+	c = kzalloc(outs + nout * sizeof(struct ecp_conn_out), gfp);
 	if (!c)
 		return ERR_PTR(-ENOMEM);
-	c->k = t->k;
 	c->t = t;
 	c->net = net;
+	c->vip = vip;
+	c->mode = t->mode;
+	c->k = t->k;
+	c->nrow = t->nrow;
+	c->nout = nout;
+	c->row = (void *)c + rows;
+	c->out = (void *)c + outs;
+	c->src_mss = 0xffff;
 	for (i = 0; i < c->k; i++) {
 		struct ecp_conn_src *s = &c->src[i];
 
-		s->conn = c;
-		s->idx = i;
-		if (ecp_ivset_init(&s->iv, ECP_IVSET_DEFAULT_CAP,
-				   GFP_ATOMIC))
+		s->peer.conn = c;
+		s->peer.role = ECP_PEER_SRC;
+		s->peer.idx = i;
+		s->peer.addr = t->src[i].addr.ip;
+		s->peer.port = t->src[i].port;
+		s->len = t->src[i].len;
+		if (ecp_ivset_init(&s->iv, ECP_IVSET_DEFAULT_CAP, gfp))
 			goto err;
 		/*
 		 * Routes are looked up here, for the MSS clamps, and again
 		 * when ICMP lowers a path's MTU.
 		 */
-		s->mss = ecp_conn_path_mss(net, p->h.daddr,
-					   t->src[i].addr.ip);
+		s->mss = ecp_route_mss(net, vip, s->peer.addr);
 		if (!s->mss) {
 			err = -EHOSTUNREACH;
 			goto err;
 		}
+		c->src_mss = min(c->src_mss, s->mss);
 	}
-	mss = ecp_conn_path_mss(net, p->h.daddr, p->h.saddr);
-	if (!mss) {
-		err = -EHOSTUNREACH;
-		goto err;
+	for (i = 0; i < c->nrow; i++) {
+		/* The rings are zero outside a connection (see finish). */
+		c->row[i].dbuf.buf = ecp_task_ring(t, i);
+		c->row[i].dbuf.size = ecp_task_ring_size(t);
+		c->row[i].len = t->row[i].len;
 	}
-	/*
-	 * Like a TCP sender: never below tcp_min_snd_mss's 48, whatever the
-	 * client announced, and never above what one GSO packet carries,
-	 * which ecp_conn_push_client() cuts into whole segments.
-	 */
-	c->client.mss = clamp_t(u16, min(p->h.mss ?: ECP_DEFAULT_MSS, mss),
-				TCP_MIN_SND_MSS, ECP_GSO_MAX);
-	c->src_mss = 0xffff;
-	for (i = 0; i < c->k; i++)
-		c->src_mss = min(c->src_mss, c->src[i].mss);
+	for (i = 0; i < c->nout; i++) {
+		struct ecp_conn_out *o = &c->out[i];
+
+		o->peer.conn = c;
+		o->peer.role = ECP_PEER_TGT;
+		o->peer.idx = i;
+		o->iss = get_random_u32();
+		o->rto = ECP_RTO_MIN;
+		if (ecp_conn_has_client(c))
+			continue;
+		o->peer.addr = t->row[i].addr.ip;
+		o->peer.port = t->row[i].port;
+		o->mss = ecp_route_mss(net, vip, o->peer.addr);
+		if (!o->mss) {
+			err = -EHOSTUNREACH;
+			goto err;
+		}
+	}
 	return c;
 err:
-	for (i = 0; i < c->k; i++)
-		ecp_ivset_destroy(&c->src[i].iv);
+	ecp_conn_release(c);
 	kfree(c);
 	return ERR_PTR(err);
 }
 
 static void ecp_conn_timer(struct timer_list *timer);
 
-struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
-				const struct ecp_seg *p,
-				struct sk_buff_head *q)
+/*
+ * Publish @c on its task and open it: ports, timer, SYNs to every source
+ * (and target).  Task lock held.  Returns 0, or -EADDRNOTAVAIL with @c
+ * not published and still the caller's.
+ */
+static int ecp_conn_open(struct ecp_conn *c, struct sk_buff_head *q)
 {
-	struct ecp_conn *c;
+	struct ecp_task *t = c->t;
 	unsigned int i;
 
-	c = ecp_conn_alloc(net, t, p);
-	if (IS_ERR(c)) {
-		ecp_stats_drop(&t->stats, PTR_ERR(c) == -EHOSTUNREACH ?
-			       ECPROXY_DROP_NO_ROUTE : ECPROXY_DROP_NO_MEMORY);
-		return NULL;
-	}
-	if (!ecp_task_tryget(t)) {
-		c->t = NULL;
-		goto err;
-	}
-	c->vip = p->h.daddr;
-	c->vport = p->h.dport;
-	c->client.addr = p->h.saddr;
-	c->client.port = p->h.sport;
-	c->client.isn = p->h.seq;
-	c->client.iss = get_random_u32();
-	c->client.syn_win = p->h.win;
-	c->client.wscale = p->h.wscale;
-	c->client.ws = p->h.wscale >= 0 ? p->h.wscale : 0;
-	c->client.win = p->h.win;
 	c->start = jiffies;
 	c->last_rx = jiffies;
-	c->client.last_rx = jiffies;
-	c->client.last_progress = jiffies;
-	c->client.rto = ECP_RTO_MIN;
+	c->tokens_at = jiffies;
 	for (i = 0; i < c->k; i++)
 		c->src[i].last_rx = jiffies;
-	/* The task's buffer is zero outside a connection (see finish). */
-	c->dbuf.buf = t->buffer;
-	c->dbuf.size = t->buffer_size + t->headroom;
-	if (ecp_conn_hash_ports(c))
-		goto err_put;
+	for (i = 0; i < c->nout; i++) {
+		c->out[i].last_rx = jiffies;
+		c->out[i].last_progress = jiffies;
+	}
+	/* Without a client, out[0]'s timer repeats the SYNs (conn.c). */
+	if (!ecp_conn_has_client(c))
+		c->out[0].rto = ECP_SYNACK_RTO;
+	if (ecp_conn_hash_ports(c)) {
+		ecp_conn_unhash_ports(c);
+		return -EADDRNOTAVAIL;
+	}
 	timer_setup(&c->timer, ecp_conn_timer, 0);
 	t->conn = c;
 	ecp_conn_set_state(c, ECPROXY_CONN_HANDSHAKE);
 	t->last_error = ECPROXY_ERR_NONE;
 	t->last_error_source = -1;
+	t->last_error_target = -1;
 	ecp_stats_inc(&t->stats, ECP_STAT_CONNS);
 	for (i = 0; i < c->k; i++) {
 		ecp_conn_send_syn_src(c, &c->src[i], q);
 		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_SYN_SENT);
 	}
+	for (i = 0; !ecp_conn_has_client(c) && i < c->nout; i++) {
+		ecp_conn_send_syn_tgt(c, &c->out[i], q);
+		WRITE_ONCE(t->row[i].state, ECPROXY_ROW_SYN_SENT);
+	}
 	mod_timer(&c->timer, jiffies + ECP_TICK);
-	return c;
+	return 0;
+}
 
-err_put:
-	c->dead = true;
-	/* Not published: free at once, minus the timer it never had. */
-	spin_lock_bh(&ecp_conn_hash_lock);
-	for (i = 0; i < c->k; i++)
-		if (c->src[i].hashed)
-			hash_del_rcu(&c->src[i].node);
-	spin_unlock_bh(&ecp_conn_hash_lock);
+struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
+				const struct ecp_seg *p,
+				struct sk_buff_head *q)
+{
+	struct ecp_conn_out *cl;
+	struct ecp_conn *c;
+	u16 mss;
+
+	c = ecp_conn_alloc(net, t, p->h.daddr, GFP_ATOMIC);
+	if (IS_ERR(c)) {
+		ecp_stats_drop(&t->stats, PTR_ERR(c) == -EHOSTUNREACH ?
+			       ECPROXY_DROP_NO_ROUTE : ECPROXY_DROP_NO_MEMORY);
+		return NULL;
+	}
+	mss = ecp_route_mss(net, p->h.daddr, p->h.saddr);
+	if (!mss) {
+		ecp_stats_drop(&t->stats, ECPROXY_DROP_NO_ROUTE);
+		goto err;
+	}
+	if (!ecp_task_tryget(t))
+		goto err;
+	cl = &c->out[0];
+	c->vport = p->h.dport;
+	cl->peer.addr = p->h.saddr;
+	cl->peer.port = p->h.sport;
+	cl->peer.lport = p->h.dport;
+	/*
+	 * Like a TCP sender: never below tcp_min_snd_mss's 48, whatever the
+	 * client announced, and never above what one GSO packet carries,
+	 * which ecp_conn_push() cuts into whole segments.
+	 */
+	cl->mss = clamp_t(u16, min(p->h.mss ?: ECP_DEFAULT_MSS, mss),
+			  TCP_MIN_SND_MSS, ECP_GSO_MAX);
+	cl->ws = p->h.wscale >= 0 ? p->h.wscale : 0;
+	cl->win = p->h.win;
+	c->client.isn = p->h.seq;
+	c->client.syn_win = p->h.win;
+	c->client.wscale = p->h.wscale;
+	if (!ecp_conn_open(c, q))
+		return c;
 	ecp_task_put(t);
-err:
-	for (i = 0; i < c->k; i++)
-		ecp_ivset_destroy(&c->src[i].iv);
-	kfree_rcu(c, rcu);
 	ecp_stats_drop(&t->stats, ECPROXY_DROP_NO_MEMORY);
+err:
+	ecp_conn_release(c);
+	kfree(c);
 	return NULL;
+}
+
+int ecp_conn_start_tgt(struct net *net, struct ecp_task *t)
+{
+	struct sk_buff_head q;
+	struct ecp_conn *c;
+	int ret;
+
+	c = ecp_conn_alloc(net, t, t->vip.ip, GFP_KERNEL);
+	if (IS_ERR(c))
+		return PTR_ERR(c);
+	/*
+	 * No client: S's own request stream, closed at once (a FIN to each
+	 * source once it answers), as a client that sends nothing would.
+	 */
+	c->client.isn = get_random_u32();
+	c->client.syn_win = 0xffff;
+	c->client.wscale = -1;
+	c->client.fin = true;
+	c->client.rcv_nxt = 1;
+	__skb_queue_head_init(&q);
+	spin_lock_bh(&t->lock);
+	ret = -EBUSY;
+	if (t->conn || t->buffer_dirty || READ_ONCE(t->dead) ||
+	    !ecp_task_tryget(t))
+		goto out;
+	rcu_read_lock();
+	ret = ecp_conn_open(c, &q);
+	rcu_read_unlock();
+	if (ret)
+		ecp_task_put(t);
+out:
+	spin_unlock_bh(&t->lock);
+	ecp_xmit_queue(net, &q);
+	if (ret) {
+		ecp_conn_release(c);
+		kfree(c);
+	}
+	return ret;
 }
 
 void ecp_conn_unlock_send(struct ecp_task *t, struct net *net,
@@ -405,48 +496,164 @@ void ecp_conn_unlock_send(struct ecp_task *t, struct net *net,
 		ecp_conn_free(to_free);
 }
 
+void ecp_conn_answered(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	struct ecp_task *t = c->t;
+	struct ecp_conn_out *cl;
+	unsigned int i;
+
+	for (i = 0; i < c->k; i++)
+		if (!c->src[i].synack)
+			return;
+	if (ecp_conn_has_client(c)) {
+		/* One SYN-ACK to the client; its ACK completes the rest. */
+		cl = &c->out[0];
+		cl->ws_out = ECP_EBSN_MAX_WSCALE;
+		for (i = 0; i < c->k; i++)
+			cl->ws_out = min(cl->ws_out, c->src[i].ws);
+		if (c->client.wscale < 0)
+			cl->ws_out = 0;
+		cl->synack_sent = true;
+		cl->last_progress = jiffies;
+		cl->rto = ECP_SYNACK_RTO;
+		ecp_conn_send_synack_client(c, q);
+		return;
+	}
+	for (i = 0; i < c->nout; i++)
+		if (!c->out[i].synack)
+			return;
+	ecp_conn_set_state(c, ECPROXY_CONN_ESTABLISHED);
+	for (i = 0; i < c->nout; i++) {
+		struct ecp_conn_out *o = &c->out[i];
+
+		o->rto = ECP_RTO_MIN;
+		o->last_progress = jiffies;
+		ecp_cc_init(&o->cc, o->mss);
+		ecp_conn_send_ack_out(c, o, q);
+		WRITE_ONCE(t->row[i].state, ECPROXY_ROW_SENDING);
+	}
+	for (i = 0; i < c->k; i++) {
+		ecp_conn_send_fin_src(c, &c->src[i], q);
+		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_ESTABLISHED);
+	}
+}
+
 /* ---- Timer and teardown ---------------------------------------------- */
 
 /*
- * Is an established connection held up by a side that has gone quiet for the
- * idle timeout?  Returns the error (ERR_NONE if not) and sets @err_src to the
- * source at fault, if one is.
+ * The persist timer's case (RFC 9293 §3.8.6.1; tcp_check_probe_timer()):
+ * the stream is not done, nothing is in flight, and the output's window
+ * has less than a segment of room beyond what S sent, so no ACK will come
+ * by itself.  Less than a segment counts: EBSN passes the window on to
+ * the sources, whose scaled windows round it down to nothing, and whose
+ * senders would not fill a sliver anyway.  The bytes to send are not
+ * waiting in the rings either: EBSN holds the sources to the same window.
+ * If the output's window update was lost, only a probe brings the next.
+ */
+static bool ecp_conn_out_persist(const struct ecp_conn_out *o)
+{
+	return !o->fin_sent && o->snd_nxt == o->acked &&
+	       o->acked + o->win < o->snd_nxt + o->mss;
+}
+
+/*
+ * The timer's work for output o: its RTO or its persist timer.  Returns
+ * the error (ECPROXY_ERR_*) if it has been silent too long, else 0.
+ */
+static u8 ecp_conn_out_tick(struct ecp_conn *c, struct ecp_conn_out *o,
+			    unsigned long now, struct sk_buff_head *q)
+{
+	unsigned long idle = msecs_to_jiffies(c->t->idle_ms);
+
+	if (o->done)
+		return 0;
+	if (ecp_conn_out_snd_max(o) > o->acked) {
+		/* S re-sends at its RTO: a live output answers. */
+		if (time_after_eq(now, o->last_rx + idle))
+			return ecp_conn_has_client(c) ?
+			       ECPROXY_ERR_CLIENT_TIMEOUT :
+			       ECPROXY_ERR_TARGET_TIMEOUT;
+		if (time_before(now, o->last_progress + o->rto))
+			return 0;
+		ecp_cc_timeout(&o->cc, ecp_conn_out_snd_max(o) - o->acked,
+			       o->snd_nxt, o->mss);
+		ecp_conn_resend_out(c, o, q, ECP_RTO_SEGS);
+		o->rto = min_t(unsigned long, o->rto * 2, ECP_RTO_MAX);
+		o->last_progress = now;
+	} else if (ecp_conn_out_persist(o) &&
+		   time_after_eq(now, o->last_progress + o->rto)) {
+		ecp_conn_send_probe_out(c, o, q);
+		o->rto = min_t(unsigned long, o->rto * 2, ECP_PERSIST_MAX);
+		o->last_progress = now;
+	}
+	return 0;
+}
+
+/*
+ * Is source s the one the stream waits on?  Its bytes are the next ones
+ * missing in a row it feeds, the row's output has sent everything
+ * complete, and S offered s room beyond them (its EBSN edge, which the
+ * outputs' windows and the buffer bound): nothing but s stops the stream,
+ * and a live s would send or retransmit.  A source whose window S closed
+ * (or rounded down to nothing at its scale) waits for S, and one that
+ * gave everything waits for nobody.
+ */
+static bool ecp_conn_src_awaited(const struct ecp_conn *c,
+				 const struct ecp_conn_src *s)
+{
+	u32 rows = c->t->src[s->peer.idx].rows;
+	u64 low = ecp_ivset_low(&s->iv);
+	unsigned int r;
+
+	if ((s->fin && s->fin_off == low) || s->ebsn.edge <= low)
+		return false;
+	for (r = 0; r < c->nrow; r++) {
+		const struct ecp_conn_out *o;
+
+		if (!(rows & BIT(r)) || ecp_conn_row_complete(c, r) != low)
+			continue;
+		o = &c->out[c->mode == ECPROXY_MODE_DEST ? r : 0];
+		if (o->snd_nxt == ecp_conn_out_complete(c, o))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Is an established connection held up by a side that has gone quiet for
+ * the idle timeout?  Returns the error (ERR_NONE if not) and sets
+ * @err_src or @err_tgt to the source or target at fault, if one is.
  *
- * Silence alone proves nothing: a fast source waits at its EBSN edge without
- * sending, and everyone waits while the client's window is closed.  So blame
- * only a side the stream is waiting on:
- *  - the client, when it has bytes outstanding (S re-sends them at its RTO, so
- *    a live client answers);
- *  - a source at the completion front (its bytes are the next ones missing),
- *    when S has sent the client everything complete and has offered that
- *    source room beyond it (its EBSN edge, which the client's window and
- *    the buffer bound): nothing but that source stops the stream, and a
- *    live one would send or retransmit.  A source whose window S closed
- *    (or rounded down to nothing at its scale) waits for S.
+ * Silence alone proves nothing: a fast source waits at its EBSN edge
+ * without sending, and everyone waits while an output's window is closed.
+ * So blame only a side the stream is waiting on:
+ *  - an output, when it has bytes outstanding (S re-sends them at its RTO,
+ *    so a live one answers; ecp_conn_out_tick());
+ *  - a source, ecp_conn_src_awaited().
  * Failing both, the idle timeout still applies to the whole connection.
  */
 static u8 ecp_conn_stalled(struct ecp_conn *c, unsigned long now,
-			   int *err_src)
+			   int *err_src, int *err_tgt, struct sk_buff_head *q)
 {
 	unsigned long idle = msecs_to_jiffies(c->t->idle_ms);
-	u64 complete = ecp_ivset_min_low_of(c->src, c->k, iv);
 	unsigned int i;
+	u8 err;
 
-	if (ecp_conn_client_snd_max(&c->client) > c->client.acked &&
-	    time_after_eq(now, c->client.last_rx + idle))
-		return ECPROXY_ERR_CLIENT_TIMEOUT;
-	if (c->client.snd_nxt == complete) {
-		for (i = 0; i < c->k; i++) {
-			struct ecp_conn_src *s = &c->src[i];
+	for (i = 0; i < c->nout; i++) {
+		err = ecp_conn_out_tick(c, &c->out[i], now, q);
+		if (err) {
+			if (!ecp_conn_has_client(c))
+				*err_tgt = i;
+			return err;
+		}
+	}
+	for (i = 0; i < c->k; i++) {
+		struct ecp_conn_src *s = &c->src[i];
 
-			if (ecp_ivset_low(&s->iv) != complete ||
-			    (s->fin && s->fin_off == complete) ||
-			    s->ebsn.edge <= complete)
-				continue;
-			if (time_after_eq(now, s->last_rx + idle)) {
-				*err_src = i;
-				return ECPROXY_ERR_SOURCE_TIMEOUT;
-			}
+		if (ecp_conn_src_awaited(c, s) &&
+		    time_after_eq(now, s->last_rx + idle)) {
+			*err_src = i;
+			return ECPROXY_ERR_SOURCE_TIMEOUT;
 		}
 	}
 	if (time_after_eq(now, c->last_rx + idle))
@@ -455,34 +662,59 @@ static u8 ecp_conn_stalled(struct ecp_conn *c, unsigned long now,
 }
 
 /*
- * The persist timer's case (RFC 9293 §3.8.6.1; tcp_check_probe_timer()):
- * the stream is not done, nothing is in flight, and the client's window
- * has less than a segment of room beyond what S sent, so no ACK will come
- * by itself.  Less than a segment counts: EBSN passes the window on to
- * the sources, whose scaled windows round it down to nothing, and whose
- * senders would not fill a sliver anyway.  The bytes to send are not
- * waiting in the buffer either: EBSN holds the sources to the same
- * window.  If the client's window update was lost, only a probe brings
- * the next one.
+ * The handshake: the client established on S's SYN-ACK and, if its ACK
+ * was lost, will not send another until S repeats it; without a client S
+ * repeats the SYNs that got no answer.  Returns false if it timed out.
  */
-static bool ecp_conn_client_persist(const struct ecp_conn *c)
+static bool ecp_conn_tick_handshake(struct ecp_conn *c, unsigned long now,
+				    struct sk_buff_head *q)
 {
-	const struct ecp_conn_client *cl = &c->client;
+	struct ecp_conn_out *o = &c->out[0];
+	struct ecp_task *t = c->t;
+	int err_src = -1, err_tgt = -1;
+	unsigned int i;
 
-	return !cl->fin_sent && cl->snd_nxt == cl->acked &&
-	       cl->acked + cl->win < cl->snd_nxt + cl->mss;
+	if (time_before(now, c->start + msecs_to_jiffies(t->handshake_ms))) {
+		if (time_before(now, o->last_progress + o->rto))
+			return true;
+		if (ecp_conn_has_client(c)) {
+			if (!o->synack_sent)
+				return true;
+			ecp_conn_send_synack_client(c, q);
+		} else {
+			for (i = 0; i < c->k; i++)
+				if (!c->src[i].synack)
+					ecp_conn_send_syn_src(c, &c->src[i], q);
+			for (i = 0; i < c->nout; i++)
+				if (!c->out[i].synack)
+					ecp_conn_send_syn_tgt(c, &c->out[i], q);
+		}
+		o->rto = min_t(unsigned long, max(o->rto, ECP_SYNACK_RTO) * 2,
+			       ECP_RTO_MAX);
+		o->last_progress = now;
+		return true;
+	}
+	for (i = 0; i < c->k && err_src < 0; i++)
+		if (!c->src[i].synack)
+			err_src = i;
+	for (i = 0; !ecp_conn_has_client(c) && i < c->nout && err_tgt < 0;
+	     i++)
+		if (!c->out[i].synack)
+			err_tgt = i;
+	ecp_conn_abort(c, q, ECPROXY_ERR_HANDSHAKE_TIMEOUT, err_src, err_tgt,
+		       false, -1, -1);
+	return false;
 }
 
 static void ecp_conn_timer(struct timer_list *timer)
 {
 	struct ecp_conn *c = from_timer(c, timer, timer);
-	struct ecp_conn_client *cl = &c->client;
 	struct ecp_task *t = c->t;
+	int err_src = -1, err_tgt = -1;
 	unsigned long now = jiffies;
 	struct sk_buff_head q;
 	bool free = false;
 	unsigned int i;
-	int err_src = -1;
 	u8 err;
 
 	__skb_queue_head_init(&q);
@@ -493,27 +725,7 @@ static void ecp_conn_timer(struct timer_list *timer)
 	}
 	switch (c->state) {
 	case ECPROXY_CONN_HANDSHAKE:
-		if (time_before(now, c->start +
-				msecs_to_jiffies(t->handshake_ms))) {
-			/*
-			 * The client established on our SYN-ACK; if its ACK was
-			 * lost it will not send another until we repeat ours.
-			 */
-			if (cl->synack_sent &&
-			    time_after_eq(now, cl->last_progress + cl->rto)) {
-				ecp_conn_send_synack_client(c, &q);
-				cl->rto = min_t(unsigned long, cl->rto * 2,
-						ECP_RTO_MAX);
-				cl->last_progress = now;
-			}
-			break;
-		}
-		for (i = 0; i < c->k && err_src < 0; i++)
-			if (!c->src[i].synack)
-				err_src = i;
-		ecp_conn_abort(c, &q, ECPROXY_ERR_HANDSHAKE_TIMEOUT, err_src,
-			       false, -1);
-		free = true;
+		free = !ecp_conn_tick_handshake(c, now, &q);
 		break;
 	case ECPROXY_CONN_LINGER:
 		if (time_before(now, c->linger_start +
@@ -523,30 +735,19 @@ static void ecp_conn_timer(struct timer_list *timer)
 		free = true;
 		break;
 	default:
-		err = ecp_conn_stalled(c, now, &err_src);
+		err = ecp_conn_stalled(c, now, &err_src, &err_tgt, &q);
 		if (err != ECPROXY_ERR_NONE) {
-			ecp_conn_abort(c, &q, err, err_src, false, -1);
+			ecp_conn_abort(c, &q, err, err_src, err_tgt, false, -1,
+				       -1);
 			free = true;
 			break;
 		}
 		/* The delayed ACKs of ecp_conn_send_ack_src(). */
 		for (i = 0; i < c->k; i++)
 			ecp_conn_send_ack_src(c, &c->src[i], &q, true);
-		if (ecp_conn_client_snd_max(cl) > cl->acked &&
-		    time_after_eq(now, cl->last_progress + cl->rto)) {
-			ecp_cc_timeout(&cl->cc, ecp_conn_client_snd_max(cl) -
-				       cl->acked, cl->snd_nxt, cl->mss);
-			ecp_conn_resend_client(c, &q, ECP_RTO_SEGS);
-			cl->rto = min_t(unsigned long, cl->rto * 2,
-					ECP_RTO_MAX);
-			cl->last_progress = now;
-		} else if (ecp_conn_client_persist(c) &&
-			   time_after_eq(now, cl->last_progress + cl->rto)) {
-			ecp_conn_send_probe_client(c, &q);
-			cl->rto = min_t(unsigned long, cl->rto * 2,
-					ECP_PERSIST_MAX);
-			cl->last_progress = now;
-		}
+		/* What the rate cap held back since the last segment. */
+		if (READ_ONCE(t->rate))
+			free = !ecp_conn_push(c, &q);
 		break;
 	}
 	if (!free)
@@ -567,8 +768,8 @@ void ecp_conn_kill(struct ecp_task *t)
 		if (c->state == ECPROXY_CONN_LINGER)
 			ecp_conn_finish(c);
 		else
-			ecp_conn_abort(c, &q, ECPROXY_ERR_TASK_DELETED, -1,
-				       false, -1);
+			ecp_conn_abort(c, &q, ECPROXY_ERR_TASK_DELETED, -1, -1,
+				       false, -1, -1);
 	}
 	spin_unlock_bh(&t->lock);
 	if (!c)
@@ -578,4 +779,3 @@ void ecp_conn_kill(struct ecp_task *t)
 	del_timer_sync(&c->timer);
 	ecp_conn_free(c);
 }
-

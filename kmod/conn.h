@@ -1,23 +1,28 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * One client connection of a task: the client's TCP connection to VIP:port
- * spliced to k connections from VIP to the sources, with the sources' streams
- * combined over GF(2^8) in the decode buffer.
+ * One connection of a task: the k connections from the VIP to the
+ * sources, whose streams are combined over GF(2^8) into the task's rows,
+ * and the outputs the rows go to: the client's TCP connection to
+ * VIP:port, or one connection from the VIP to each target.
  *
  * Sequence spaces:
- *  - the client's bytes keep the client's sequence numbers on the way to every
- *    source (the SYNs to the sources carry the client's ISN), so only acks are
- *    translated.
- *  - Source i's bytes are at offset seq - (isn_i + 1) of the rebuilt stream; S
- *    sends that stream to the client from its own ISN.
+ *  - the request stream (the client's bytes) keeps the client's sequence
+ *    numbers on the way to every source (the SYNs to the sources carry
+ *    the client's ISN), so only acks are translated.  With targets there
+ *    is no client, and S picks that ISN itself.
+ *  - Source i's bytes are at offset seq - (isn_i + 1) of its fragment,
+ *    which is the rows' offset too; S sends each output its stream from
+ *    its own ISN.  A row's offset is the output's, except for a read,
+ *    whose output interleaves the rows cell by cell (conn_rows.c).
  *
- * Locking and lifetime: every field is under the task's spinlock (task->lock,
- * taken with spin_lock_bh).  task->conn points to the live connection; whoever
- * clears it (under the lock, also setting dead) owns the teardown and calls
- * ecp_conn_free() after unlocking.  Packets reach a connection through the task
- * (client side) or an RCU hash of the sources' local ports (source side);
- * either path checks task->conn and dead under the lock.  The memory goes one
- * grace period after ecp_conn_free().
+ * Locking and lifetime: every field is under the task's spinlock
+ * (task->lock, taken with spin_lock_bh).  task->conn points to the live
+ * connection; whoever clears it (under the lock, also setting dead) owns
+ * the teardown and calls ecp_conn_free() after unlocking.  Packets reach
+ * a connection through the task (the client) or an RCU hash of the local
+ * ports of the sources and targets; either path checks task->conn and
+ * dead under the lock.  The memory goes one grace period after
+ * ecp_conn_free().
  */
 #ifndef _ECP_CONN_H
 #define _ECP_CONN_H
@@ -28,6 +33,8 @@
 #include "xmit.h"
 
 struct ecp_task;
+struct ecp_conn_out;
+struct ecp_conn_peer;
 struct ecp_conn_src;
 struct net;
 
@@ -47,14 +54,19 @@ void ecp_conn_rcv_client(struct net *net, struct ecp_task *t,
 			 struct sk_buff *skb, const struct ecp_seg *p);
 
 /*
- * The source-side connection that @p (from a source to the VIP) belongs
- * to, or NULL.  Caller holds rcu_read_lock().
+ * The source or target that @p (from it to the VIP) belongs to, or NULL.
+ * Caller holds rcu_read_lock().
  */
-struct ecp_conn_src *ecp_conn_lookup_src(const struct net *net,
-					 const struct ecp_seg *p);
+struct ecp_conn_peer *ecp_conn_lookup_peer(const struct net *net,
+					   const struct ecp_seg *p);
 
-/* A segment from a source found by ecp_conn_lookup_src(). */
+/*
+ * A segment from a source or target found by ecp_conn_lookup_peer(), by
+ * its role (struct ecp_conn_peer, conn_state.h).
+ */
 void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
+		      struct sk_buff *skb, const struct ecp_seg *p);
+void ecp_conn_rcv_tgt(struct net *net, struct ecp_conn_out *o,
 		      struct sk_buff *skb, const struct ecp_seg *p);
 
 /*
@@ -67,16 +79,19 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 bool ecp_conn_rcv_icmp_client(struct net *net, struct ecp_task *t,
 			      struct sk_buff *skb, const struct ecp_seg *p,
 			      u32 seq, u32 mtu);
-/* The same about a segment to source s (ecp_conn_lookup_src()). */
+/* The same about a segment to a source or target (ecp_conn_lookup_peer()). */
 void ecp_conn_rcv_icmp_src(struct net *net, struct ecp_conn_src *s,
 			   struct sk_buff *skb, u32 seq, u32 mtu);
+void ecp_conn_rcv_icmp_tgt(struct net *net, struct ecp_conn_out *o,
+			   struct sk_buff *skb, u32 seq, u32 mtu);
 
-/* Count a segment from a source that failed validation. */
-void ecp_conn_src_drop(struct ecp_conn_src *s, int reason);
+/* Count a segment from a source or target that failed validation. */
+void ecp_conn_peer_drop(struct ecp_conn_peer *peer, int reason);
 
 /*
- * Is VIP:@port S's end of a live connection to a source?  A task on it
- * would take that source's segments for a client's.  Any context.
+ * Is VIP:@port S's end of a live connection to a source or target?  A
+ * task on it would take that peer's segments for a client's.  Any
+ * context.
  */
 bool ecp_conn_port_in_use(const struct net *net, __be32 vip, __be16 port);
 
@@ -89,5 +104,13 @@ void ecp_conn_exit(void);
  * both sides of a live connection and free it.  Process context.
  */
 void ecp_conn_kill(struct ecp_task *t);
+
+/*
+ * TASK_START of a task with targets: connect to its sources and targets.
+ * Process context, task lock not held.  -EBUSY if it has a connection or
+ * is zeroing its rings, -ENOMEM, -EHOSTUNREACH (no route to a peer), or
+ * -EADDRNOTAVAIL (no free port).
+ */
+int ecp_conn_start_tgt(struct net *net, struct ecp_task *t);
 
 #endif

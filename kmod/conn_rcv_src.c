@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Segments from the sources: SYN-ACKs (one SYN-ACK to the client once all k
- * have answered), data combined into the decode buffer by stream offset, each
- * byte once per source, FINs and RSTs.
+ * Segments from the sources: SYN-ACKs (the handshake goes on once every
+ * source has answered), data combined into the rings of the rows each
+ * source feeds, by stream offset, each byte once per source, FINs and
+ * RSTs; and ICMP about S's segments to them.
  */
 #include <net/route.h>
 #include <net/tcp.h>
@@ -13,11 +14,6 @@
 
 /* ---- Segments from the sources ---------------------------------------- */
 
-void ecp_conn_src_drop(struct ecp_conn_src *s, int reason)
-{
-	ecp_stats_drop(&s->conn->t->stats, reason);
-}
-
 /* A source's SYN-ACK.  Task lock held. */
 static void ecp_conn_rcv_src_synack(struct ecp_conn *c,
 				    struct ecp_conn_src *s,
@@ -25,7 +21,6 @@ static void ecp_conn_rcv_src_synack(struct ecp_conn *c,
 				    struct sk_buff_head *q)
 {
 	struct ecp_task *t = c->t;
-	unsigned int i;
 
 	if (p->h.ack != c->client.isn + 1) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
@@ -53,20 +48,7 @@ static void ecp_conn_rcv_src_synack(struct ecp_conn *c,
 	}
 	s->win = p->h.win;
 	ecp_ebsn_reset(&s->ebsn, 0);
-
-	for (i = 0; i < c->k; i++)
-		if (!c->src[i].synack)
-			return;
-	/* Every source answered: one SYN-ACK to the client. */
-	c->client.ws_out = ECP_EBSN_MAX_WSCALE;
-	for (i = 0; i < c->k; i++)
-		c->client.ws_out = min(c->client.ws_out, c->src[i].ws);
-	if (c->client.wscale < 0)
-		c->client.ws_out = 0;
-	c->client.synack_sent = true;
-	c->client.last_progress = jiffies;
-	c->client.rto = ECP_SYNACK_RTO;
-	ecp_conn_send_synack_client(c, q);
+	ecp_conn_answered(c, q);
 }
 
 /*
@@ -121,6 +103,29 @@ static void ecp_conn_send_ack_src_data(struct ecp_conn *c,
 }
 
 /*
+ * Apply [off, off + len) of s's segment to the ring of every row s feeds,
+ * each with its coefficient: ecp_dbuf_apply_skb_n()'s return values.
+ */
+static s64 ecp_conn_src_apply(struct ecp_conn *c, struct ecp_conn_src *s,
+			      u64 off, const struct sk_buff *skb,
+			      const struct ecp_seg *p)
+{
+	const struct ecp_gf_coef *coef[ECPROXY_MAX_K];
+	struct ecp_dbuf *ring[ECPROXY_MAX_K];
+	unsigned int i = s->peer.idx, r, n = 0;
+	const struct ecp_task *t = c->t;
+
+	for (r = 0; r < c->nrow; r++) {
+		if (!t->row[r].coef[i])
+			continue;
+		ring[n] = &c->row[r].dbuf;
+		coef[n++] = &t->row[r].gf[i];
+	}
+	return ecp_dbuf_apply_skb_n(ring, coef, n, &s->iv, off, skb,
+				    p->dataoff, p->len);
+}
+
+/*
  * Data, FIN and ACK from an established source: combine, then push to the
  * client.  Returns false if the connection must be freed.
  */
@@ -129,11 +134,11 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 				 struct sk_buff_head *q)
 {
 	struct ecp_task *t = c->t;
-	struct ecp_source *cfg = &t->src[s->idx];
+	struct ecp_source *cfg = &t->src[s->peer.idx];
 	bool fin = p->h.flags & TCPHDR_FIN;
 	bool ack_client = false;
 	s64 off, aoff;
-	u64 snd;
+	u64 snd = 0;
 	s64 n;
 
 	if (!(p->h.flags & TCPHDR_ACK) || (p->h.flags & TCPHDR_SYN)) {
@@ -148,7 +153,8 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 	 */
 	if (off < -1 || (off < 0 && (p->len || fin)) || aoff < 0 ||
 	    aoff > c->client.rcv_nxt ||
-	    off + p->len > ecp_dbuf_limit(&c->dbuf) + (1ULL << 30)) {
+	    off + p->len > ecp_conn_src_base(c, s) +
+			   ecp_task_ring_size(t) + (1ULL << 30)) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
 	}
@@ -164,8 +170,7 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		bool holes = ecp_ivset_count(&s->iv);
 
 		atomic64_inc(&cfg->stats.segs_in);
-		n = ecp_dbuf_apply_skb(&c->dbuf, &s->iv, &cfg->gf, off, skb,
-				       p->dataoff, p->len);
+		n = ecp_conn_src_apply(c, s, off, skb, p);
 		if (n == -ENOBUFS || n == -ENOSPC) {
 			/* The source retransmits it; count and drop. */
 			ecp_stats_inc(&t->stats, ECP_STAT_OVERFLOW);
@@ -198,17 +203,19 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 	}
 	if (fin)
 		ecp_conn_send_ack_src_always(c, s, q);
-	snd = ecp_conn_client_snd_max(&c->client);
-	if (!ecp_conn_push_client(c, q))
+	if (ecp_conn_has_client(c))
+		snd = ecp_conn_out_snd_max(&c->out[0]);
+	if (!ecp_conn_push(c, q))
 		return false;
 	/*
-	 * Segments to the client carry the ack of the client's bytes.  If none
-	 * went (the sources wait for the rest of the client's request, or for
-	 * its FIN), the client must still learn that every source has them, or
-	 * it retransmits them for ever and never sends the rest.
+	 * Segments to the client carry the ack of the client's bytes.  If
+	 * none went (the sources wait for the rest of the client's request,
+	 * or for its FIN), the client must still learn that every source has
+	 * them, or it retransmits them for ever and never sends the rest.
 	 */
-	if (ack_client && ecp_conn_client_snd_max(&c->client) == snd)
-		ecp_conn_send_ack_client(c, q);
+	if (ack_client && ecp_conn_has_client(c) &&
+	    ecp_conn_out_snd_max(&c->out[0]) == snd)
+		ecp_conn_send_ack_out(c, &c->out[0], q);
 	ecp_conn_check_done(c);
 	return true;
 }
@@ -216,7 +223,7 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 		      struct sk_buff *skb, const struct ecp_seg *p)
 {
-	struct ecp_conn *c = s->conn, *to_free = NULL;
+	struct ecp_conn *c = s->peer.conn, *to_free = NULL;
 	struct ecp_task *t = c->t;
 	struct sk_buff_head q;
 
@@ -236,7 +243,7 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 				goto out;
 			}
 			ecp_conn_abort(c, &q, ECPROXY_ERR_SOURCE_REFUSED,
-				       s->idx, false, s->idx);
+				       s->peer.idx, -1, false, s->peer.idx, -1);
 		} else {
 			s64 off = ecp_seq_to_off(p->h.seq, s->isn + 1, s->ref);
 			/*
@@ -246,7 +253,7 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 			 * sequence to within a few MiB, not a quarter of
 			 * the sequence space.
 			 */
-			u64 span = c->dbuf.size;
+			u64 span = ecp_task_ring_size(t);
 
 			if (off < 0 || off + span < s->ref ||
 			    off > s->ref + span) {
@@ -278,7 +285,8 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 				ecp_conn_finish(c);
 			else
 				ecp_conn_abort(c, &q, ECPROXY_ERR_SOURCE_RESET,
-					       s->idx, false, s->idx);
+					       s->peer.idx, -1, false,
+					       s->peer.idx, -1);
 		}
 		to_free = c;
 		goto out;
@@ -303,7 +311,7 @@ out:
 void ecp_conn_rcv_icmp_src(struct net *net, struct ecp_conn_src *s,
 			   struct sk_buff *skb, u32 seq, u32 mtu)
 {
-	struct ecp_conn *c = s->conn;
+	struct ecp_conn *c = s->peer.conn;
 	struct ecp_task *t = c->t;
 	s64 off;
 	u16 mss;
@@ -320,11 +328,16 @@ void ecp_conn_rcv_icmp_src(struct net *net, struct ecp_conn_src *s,
 	if (off < (s64)s->acked || off >= (s64)c->client.rcv_nxt)
 		goto out;
 	ipv4_update_pmtu(skb, net, mtu, 0, IPPROTO_TCP);
-	mss = ecp_conn_path_mss(net, c->vip, t->src[s->idx].addr.ip);
+	mss = ecp_route_mss(net, c->vip, s->peer.addr);
 	if (mss && mss < s->mss) {
 		s->mss = mss;
 		ecp_stats_inc(&t->stats, ECP_STAT_PMTU_UPDATES);
 	}
 out:
 	spin_unlock_bh(&t->lock);
+}
+
+void ecp_conn_peer_drop(struct ecp_conn_peer *peer, int reason)
+{
+	ecp_stats_drop(&peer->conn->t->stats, reason);
 }

@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The segments S originates: SYNs and ACKs to the sources (acks translated,
- * windows from EBSN), the SYN-ACK, the rebuilt data and the FIN to the client,
- * resets; and pushing complete bytes to the client.
+ * The segments S originates: SYNs, ACKs and FINs to the sources (acks
+ * translated, windows from EBSN), the SYN-ACK to the client and the SYNs
+ * to the targets, the rebuilt data and FINs to the outputs, resets; and
+ * pushing complete bytes to the outputs.
  *
  * Choices:
  *  - Window scale announced to the client: the smallest shift any source
- *    announced to S.  The window S gives the client is the smallest of the
- *    sources' windows, and every source's window fits 16 bits at that source's
- *    shift, so the minimum fits at the smallest shift; rounding loses less than
- *    one unit.  If the client offered no scaling, no side scales.
- *  - Retransmission to the client: go-back from the client's acknowledged
- *    offset, on three duplicate ACKs (one segment) or when nothing was
- *    acknowledged for an RTO (a few segments; the RTO comes from the measured
- *    round trips, rtt.h, and doubles on each expiry up to ECP_RTO_MAX).  Bytes
- *    are re-read from the decode buffer, never re-accumulated: the buffer keeps
- *    them until the client acknowledges them.
- *  - New bytes go out within the smaller of the client's window and the
- *    congestion window (cc.h), which those two losses reduce.
+ *    announced to S.  The window S gives the client is the smallest of
+ *    the sources' windows, and every source's window fits 16 bits at that
+ *    source's shift, so the minimum fits at the smallest shift; rounding
+ *    loses less than one unit.  If the client offered no scaling, no side
+ *    scales.
+ *  - A target sends nothing but ACKs and its FIN: S offers it a full
+ *    unscaled window, and scaling (shift 0) so that the target may scale
+ *    the windows it offers S.
+ *  - The rate cap (task->rate, bytes/s) is a token bucket shared by the
+ *    outputs, refilled by time and holding at most one tick's worth (or
+ *    one GSO packet): the connection's timer pushes what it held back.
  */
 #include <linux/moduleparam.h>
 #include <net/tcp.h>
@@ -39,35 +39,45 @@ u64 ecp_conn_client_ack_off(const struct ecp_conn *c)
 	return m;
 }
 
-/* The ack S gives the client. */
-static u32 ecp_conn_client_ack_seq(const struct ecp_conn *c)
+/* The ack S gives output o. */
+static u32 ecp_conn_out_ack_seq(const struct ecp_conn *c,
+				const struct ecp_conn_out *o)
 {
+	if (!ecp_conn_has_client(c))
+		return o->irs + 1 + o->fin;
 	return ecp_off_to_seq(ecp_conn_client_ack_off(c), c->client.isn + 1);
 }
 
-/* The window S gives the client: the smallest of the sources' windows. */
-static u16 ecp_conn_client_win(const struct ecp_conn *c)
+/*
+ * The window S gives output o: for the client, the smallest of the
+ * sources' windows (its bytes go to all of them); a target sends nothing.
+ */
+static u16 ecp_conn_out_win(const struct ecp_conn *c,
+			    const struct ecp_conn_out *o)
 {
 	u32 m = U32_MAX;
 	unsigned int i;
 
+	if (!ecp_conn_has_client(c))
+		return 0xffff;
 	for (i = 0; i < c->k; i++)
 		m = min(m, c->src[i].win);
-	return min_t(u32, m >> c->client.ws_out, 0xffff);
+	return min_t(u32, m >> o->ws_out, 0xffff);
 }
 
-static void ecp_conn_hdr_client(const struct ecp_conn *c, struct ecp_tcp_hdr *h,
-				u32 seq, u8 flags)
+static void ecp_conn_hdr_out(const struct ecp_conn *c,
+			     const struct ecp_conn_out *o,
+			     struct ecp_tcp_hdr *h, u32 seq, u8 flags)
 {
 	memset(h, 0, sizeof(*h));
 	h->saddr = c->vip;
-	h->daddr = c->client.addr;
-	h->sport = c->vport;
-	h->dport = c->client.port;
+	h->daddr = o->peer.addr;
+	h->sport = o->peer.lport;
+	h->dport = o->peer.port;
 	h->seq = seq;
-	h->ack = ecp_conn_client_ack_seq(c);
+	h->ack = ecp_conn_out_ack_seq(c, o);
 	h->flags = flags;
-	h->win = ecp_conn_client_win(c);
+	h->win = ecp_conn_out_win(c, o);
 	h->wscale = -1;
 }
 
@@ -76,13 +86,11 @@ static void ecp_conn_hdr_src(const struct ecp_conn *c,
 			     struct ecp_tcp_hdr *h, u32 seq, u32 ack, u8 flags,
 			     u16 win)
 {
-	const struct ecp_source *cfg = &c->t->src[s->idx];
-
 	memset(h, 0, sizeof(*h));
 	h->saddr = c->vip;
-	h->daddr = cfg->addr.ip;
-	h->sport = s->lport;
-	h->dport = cfg->port;
+	h->daddr = s->peer.addr;
+	h->sport = s->peer.lport;
+	h->dport = s->peer.port;
 	h->seq = seq;
 	h->ack = ack;
 	h->flags = flags;
@@ -99,138 +107,145 @@ void ecp_conn_send_syn_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			   struct sk_buff_head *q)
 {
 	struct ecp_tcp_hdr h;
+	u16 mss = s->mss;
 
+	if (ecp_conn_has_client(c))
+		mss = min(c->out[0].mss, mss);
 	ecp_conn_hdr_src(c, s, &h, c->client.isn, 0, TCPHDR_SYN,
 			 c->client.syn_win);
-	h.mss = min(c->client.mss, s->mss);
+	h.mss = mss;
 	h.wscale = ecp_conn_src_wscale(c->t->buffer_size);
+	if (ecp_tcp_build(q, &h))
+		ecp_conn_nomem(c);
+}
+
+void ecp_conn_send_syn_tgt(struct ecp_conn *c, struct ecp_conn_out *o,
+			   struct sk_buff_head *q)
+{
+	struct ecp_tcp_hdr h;
+
+	ecp_conn_hdr_out(c, o, &h, o->iss, TCPHDR_SYN);
+	h.ack = 0;
+	h.mss = o->mss;
+	h.wscale = 0;
 	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 }
 
 void ecp_conn_send_synack_client(struct ecp_conn *c, struct sk_buff_head *q)
 {
+	struct ecp_conn_out *cl = &c->out[0];
 	struct ecp_tcp_hdr h;
 	unsigned int i;
-	u16 mss = c->src_mss;
 
-	for (i = 0; i < c->k; i++)
-		mss = min(mss, c->src[i].mss);
-	ecp_conn_hdr_client(c, &h, c->client.iss, TCPHDR_SYN | TCPHDR_ACK);
+	ecp_conn_hdr_out(c, cl, &h, cl->iss, TCPHDR_SYN | TCPHDR_ACK);
 	/* Windows in SYN segments are never scaled. */
 	h.win = 0xffff;
 	for (i = 0; i < c->k; i++)
 		h.win = min_t(u32, h.win, c->src[i].win);
-	h.mss = mss;
-	h.wscale = c->client.wscale >= 0 ? c->client.ws_out : -1;
+	h.mss = c->src_mss;
+	for (i = 0; i < c->k; i++)
+		h.mss = min(h.mss, c->src[i].mss);
+	h.wscale = c->client.wscale >= 0 ? cl->ws_out : -1;
 	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 }
 
 /*
- * Copy [off, off + len) of the decode buffer into the payload of @skb,
- * which starts at @at.
+ * Data [off, off + len) of output o's stream, from the rings: one
+ * segment, or one GSO packet of o's MSS-sized segments when longer.
  */
-static int ecp_conn_copy_out(struct ecp_conn *c, struct sk_buff *skb,
-			     unsigned int at, u64 off, u32 len)
-{
-	struct ecp_dbuf_span sp;
-
-	/* Cannot fail: [acked, snd_nxt) stays in the buffer. */
-	if (WARN_ON_ONCE(ecp_dbuf_span(&c->dbuf, off, len, &sp)))
-		return -EFAULT;
-	if (skb_store_bits(skb, at, sp.ptr[0], sp.len[0]) ||
-	    skb_store_bits(skb, at + sp.len[0], sp.ptr[1], sp.len[1]))
-		return -EFAULT;
-	return 0;
-}
-
-/*
- * Data [off, off + len) of the rebuilt stream to the client, from the buffer:
- * one segment, or one GSO packet of the client's MSS-sized segments when
- * longer.
- */
-static int ecp_conn_send_data_client(struct ecp_conn *c, struct sk_buff_head *q,
-				     u64 off, u32 len, bool push)
+static int ecp_conn_send_data_out(struct ecp_conn *c, struct ecp_conn_out *o,
+				  struct sk_buff_head *q, u64 off, u32 len,
+				  bool push)
 {
 	struct ecp_tcp_hdr h;
 	struct sk_buff *skb;
 
-	ecp_conn_hdr_client(c, &h, ecp_conn_client_seq(&c->client, off),
-			    TCPHDR_ACK | (push ? TCPHDR_PSH : 0));
-	skb = ecp_tcp_build_data(q, &h, len, c->client.mss);
+	ecp_conn_hdr_out(c, o, &h, ecp_conn_out_seq(o, off),
+			 TCPHDR_ACK | (push ? TCPHDR_PSH : 0));
+	skb = ecp_tcp_build_data(q, &h, len, o->mss);
 	if (!skb) {
 		ecp_conn_nomem(c);
 		return -ENOMEM;
 	}
-	if (ecp_conn_copy_out(c, skb, ecp_tcp_payload_offset(skb), off,
+	if (ecp_conn_out_copy(c, o, skb, ecp_tcp_payload_offset(skb), off,
 			      len)) {
 		__skb_unlink(skb, q);
 		kfree_skb(skb);
 		return -EFAULT;
 	}
-	/* Re-sent bytes count as RESENT only, so BYTES_OUT is the stream. */
-	if (off + len > c->client.snd_nxt)
-		ecp_stats_add(&c->t->stats, ECP_STAT_BYTES_OUT,
-			      off + len - max(off, c->client.snd_nxt));
+	/* Re-sent bytes count as RESENT only, so BYTES_OUT is the streams. */
+	if (off + len > o->snd_nxt) {
+		u64 n = off + len - max(off, o->snd_nxt);
+
+		ecp_stats_add(&c->t->stats, ECP_STAT_BYTES_OUT, n);
+		c->bytes_out += n;
+		if (!ecp_conn_has_client(c))
+			atomic64_add(n, &c->t->row[o->peer.idx].bytes_out);
+	}
 	ecp_stats_add(&c->t->stats, ECP_STAT_SEGS_OUT,
-		      DIV_ROUND_UP(len, c->client.mss));
+		      DIV_ROUND_UP(len, o->mss));
 	return 0;
 }
 
-void ecp_conn_send_ack_client(struct ecp_conn *c, struct sk_buff_head *q)
+void ecp_conn_send_ack_out(struct ecp_conn *c, struct ecp_conn_out *o,
+			   struct sk_buff_head *q)
 {
 	struct ecp_tcp_hdr h;
 
-	ecp_conn_hdr_client(c, &h, ecp_conn_client_seq(&c->client,
-			    ecp_conn_client_snd_max(&c->client)), TCPHDR_ACK);
+	ecp_conn_hdr_out(c, o, &h,
+			 ecp_conn_out_seq(o, ecp_conn_out_snd_max(o)),
+			 TCPHDR_ACK);
 	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 }
 
-void ecp_conn_send_probe_client(struct ecp_conn *c, struct sk_buff_head *q)
+void ecp_conn_send_probe_out(struct ecp_conn *c, struct ecp_conn_out *o,
+			     struct sk_buff_head *q)
 {
 	struct ecp_tcp_hdr h;
 
-	ecp_conn_hdr_client(c, &h,
-			    ecp_conn_client_seq(&c->client, c->client.acked - 1),
-			    TCPHDR_ACK);
+	ecp_conn_hdr_out(c, o, &h, ecp_conn_out_seq(o, o->acked - 1),
+			 TCPHDR_ACK);
 	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 	else
 		ecp_stats_inc(&c->t->stats, ECP_STAT_WINDOW_PROBES);
 }
 
-static void ecp_conn_send_fin_client(struct ecp_conn *c, struct sk_buff_head *q)
+static void ecp_conn_send_fin_out(struct ecp_conn *c, struct ecp_conn_out *o,
+				  struct sk_buff_head *q)
 {
 	struct ecp_tcp_hdr h;
 
-	ecp_conn_hdr_client(c, &h,
-			    ecp_conn_client_seq(&c->client, c->client.snd_nxt),
-			    TCPHDR_FIN | TCPHDR_ACK);
+	ecp_conn_hdr_out(c, o, &h, ecp_conn_out_seq(o, o->snd_nxt),
+			 TCPHDR_FIN | TCPHDR_ACK);
 	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 }
 
 /*
  * The window for an ACK to s of @ack: EBSN bounds the right edge by the
- * client's ack plus the buffer, and s is acked at or past the client's ack, so
- * the edge is re-expressed from @ack (rounded down, never up; zero if s already
- * reached it).
+ * rows' bases plus what their readers and the buffer allow
+ * (ecp_conn_src_edge()), and s is acked at or past those bases, so the
+ * edge is re-expressed from @ack (rounded down, never up; zero if s
+ * already reached it).
  */
 static u16 ecp_conn_src_win(struct ecp_conn *c, struct ecp_conn_src *s,
 			    u64 ack)
 {
-	unsigned int flags = 0;
 	u8 ws = min_t(u8, s->ws_out, ECP_EBSN_MAX_WSCALE);
-	u64 edge;
+	unsigned int flags = 0;
+	u64 base, edge;
 	u16 win;
 
-	win = ecp_ebsn_window(&s->ebsn, c->client.acked, c->client.win,
-			      c->t->buffer_size, s->ws_out, &flags);
+	edge = ecp_conn_src_edge(c, s, &base);
+	win = ecp_ebsn_window(&s->ebsn, base, edge - base, c->t->buffer_size,
+			      s->ws_out, &flags);
 	if (flags & (ECP_EBSN_CLAMP_BUF | ECP_EBSN_CLAMP_FIELD))
 		ecp_stats_inc(&c->t->stats, ECP_STAT_WINDOW_CLAMPS);
-	edge = c->client.acked + ((u64)win << ws);
+	edge = base + ((u64)win << ws);
 	if (edge <= ack)
 		return 0;
 	return min_t(u64, (edge - ack) >> ws, 0xffff);
@@ -297,6 +312,14 @@ void ecp_conn_send_ack_src_always(struct ecp_conn *c, struct ecp_conn_src *s,
 	ecp_conn_send_src(c, s, q, ecp_conn_src_seq(c), TCPHDR_ACK, NULL, 0, 0);
 }
 
+void ecp_conn_send_fin_src(struct ecp_conn *c, struct ecp_conn_src *s,
+			   struct sk_buff_head *q)
+{
+	ecp_conn_send_src(c, s, q, ecp_off_to_seq(c->client.fin_off,
+						  c->client.isn + 1),
+			  TCPHDR_ACK | TCPHDR_FIN, NULL, 0, 0);
+}
+
 void ecp_conn_send_ack_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			   struct sk_buff_head *q, bool now)
 {
@@ -310,10 +333,10 @@ void ecp_conn_send_ack_src(struct ecp_conn *c, struct ecp_conn_src *s,
 }
 
 /*
- * The client's segment @p to source s, cut to s's MSS: the client's segments
- * can be larger (a GSO packet from the client's side, or a path to s with a
- * smaller MTU), and S sends with DF.  Like TCP, never below TCP_MIN_SND_MSS,
- * whatever the source announced.
+ * The client's segment @p to source s, cut to s's MSS: the client's
+ * segments can be larger (a GSO packet from the client's side, or a path
+ * to s with a smaller MTU), and S sends with DF.  Like TCP, never below
+ * TCP_MIN_SND_MSS, whatever the source announced.
  */
 void ecp_conn_send_copy_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			    struct sk_buff_head *q, const struct sk_buff *skb,
@@ -330,9 +353,7 @@ void ecp_conn_send_copy_src(struct ecp_conn *c, struct ecp_conn_src *s,
 				  p->dataoff + off, mss);
 		off += mss;
 	}
-	/*
-	 * The client's pure ACKs reach s only as window updates (or new acks).
-	 */
+	/* The client's pure ACKs reach s only as window updates (or acks). */
 	ecp_conn_send_src_opt(c, s, q, p->h.seq + off,
 			      TCPHDR_ACK |
 			      (p->h.flags & (TCPHDR_PSH | TCPHDR_FIN)),
@@ -397,24 +418,29 @@ void ecp_conn_send_rst_reply(const struct ecp_seg *p, struct sk_buff_head *q)
 	ecp_tcp_build(q, &h);
 }
 
-static void ecp_conn_send_rst_client(struct ecp_conn *c, struct sk_buff_head *q)
+static void ecp_conn_send_rst_out(struct ecp_conn *c, struct ecp_conn_out *o,
+				  struct sk_buff_head *q)
 {
 	struct ecp_tcp_hdr h;
 
-	if (!c->client.synack_sent) {
+	if (ecp_conn_has_client(c) && !o->synack_sent) {
 		/* The client is in SYN-SENT: only an acceptable ack matters. */
-		ecp_conn_hdr_client(c, &h, 0, TCPHDR_RST | TCPHDR_ACK);
+		ecp_conn_hdr_out(c, o, &h, 0, TCPHDR_RST | TCPHDR_ACK);
 		h.ack = c->client.isn + 1;
+	} else if (!ecp_conn_has_client(c) && !o->synack) {
+		/* A target in SYN-RECEIVED, or not there yet. */
+		ecp_conn_hdr_out(c, o, &h, o->iss + 1, TCPHDR_RST);
 	} else {
 		/*
-		 * The client accepts a RST only at exactly its rcv_nxt; our
-		 * best guess is everything sent.  Otherwise the client answers
-		 * with a challenge ACK, which meets no connection and is reset
-		 * by ecp_conn_rcv_client() at the sequence the client asks for.
+		 * The output accepts a RST only at exactly its rcv_nxt; our
+		 * best guess is everything sent.  Otherwise the client
+		 * answers with a challenge ACK, which meets no connection
+		 * and is reset by ecp_conn_rcv_client() at the sequence it
+		 * asks for.
 		 */
-		ecp_conn_hdr_client(c, &h, ecp_conn_client_seq(&c->client,
-				    ecp_conn_client_snd_max(&c->client)),
-				    TCPHDR_RST | TCPHDR_ACK);
+		ecp_conn_hdr_out(c, o, &h,
+				 ecp_conn_out_seq(o, ecp_conn_out_snd_max(o)),
+				 TCPHDR_RST | TCPHDR_ACK);
 	}
 	h.win = 0;
 	if (ecp_tcp_build(q, &h))
@@ -434,121 +460,168 @@ static void ecp_conn_send_rst_src(struct ecp_conn *c, struct ecp_conn_src *s,
 		ecp_conn_nomem(c);
 }
 
-void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q,
-		    u8 err, int err_src, bool skip_client, int skip_src)
+void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q, u8 err,
+		    int err_src, int err_tgt, bool skip_client, int skip_src,
+		    int skip_tgt)
 {
 	struct ecp_task *t = c->t;
 	unsigned int i;
 
-	if (!skip_client)
-		ecp_conn_send_rst_client(c, q);
+	for (i = 0; i < c->nout; i++) {
+		/* Never a FIN for a partial fragment: a RST. */
+		if (ecp_conn_has_client(c) ? !skip_client : (int)i != skip_tgt)
+			ecp_conn_send_rst_out(c, &c->out[i], q);
+	}
 	for (i = 0; i < c->k; i++)
 		if ((int)i != skip_src)
 			ecp_conn_send_rst_src(c, &c->src[i], q);
 	t->last_error = err;
 	t->last_error_source = err_src;
+	t->last_error_target = err_tgt;
 	ecp_stats_inc(&t->stats, ECP_STAT_CONNS_FAILED);
-	ecp_event_conn(c->net, t, ECPROXY_EVENT_CONN_FAILED, c->client.addr,
-		       c->client.port, c->client.snd_nxt, c->start, err,
-		       err_src);
+	ecp_event_conn(c->net, t, ECPROXY_EVENT_CONN_FAILED,
+		       c->out[0].peer.addr, c->out[0].peer.port, c->bytes_out,
+		       c->start, err, err_src, err_tgt);
 	ecp_conn_finish(c);
 	if (err_src >= 0)
 		WRITE_ONCE(t->src[err_src].state, ECPROXY_SOURCE_RESET);
+	if (err_tgt >= 0)
+		WRITE_ONCE(t->row[err_tgt].state, ECPROXY_ROW_RESET);
 }
 
-/* ---- Towards the client ---------------------------------------------- */
+/* ---- Towards the outputs ---------------------------------------------- */
 
-void ecp_conn_resend_client(struct ecp_conn *c, struct sk_buff_head *q,
-			    unsigned int segs)
+void ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
+			 struct sk_buff_head *q, unsigned int segs)
 {
-	struct ecp_conn_client *cl = &c->client;
-	u64 off = cl->acked;
+	u64 off = o->acked;
 
-	ecp_rtt_resent(&cl->rtt);
-	while (segs-- && off < cl->snd_nxt) {
-		u32 len = min_t(u64, cl->mss, cl->snd_nxt - off);
+	ecp_rtt_resent(&o->rtt);
+	while (segs-- && off < o->snd_nxt) {
+		u32 len = min_t(u64, o->mss, o->snd_nxt - off);
 
-		if (ecp_conn_send_data_client(c, q, off, len,
-					      off + len == cl->snd_nxt))
+		if (ecp_conn_send_data_out(c, o, q, off, len,
+					   off + len == o->snd_nxt))
 			return;
 		ecp_stats_inc(&c->t->stats, ECP_STAT_RESENT);
 		off += len;
 	}
-	if (cl->fin_sent && cl->acked == cl->snd_nxt && segs != UINT_MAX) {
-		ecp_conn_send_fin_client(c, q);
+	if (o->fin_sent && o->acked == o->snd_nxt && segs != UINT_MAX) {
+		ecp_conn_send_fin_out(c, o, q);
 		ecp_stats_inc(&c->t->stats, ECP_STAT_RESENT);
 	}
 }
 
-bool ecp_conn_push_client(struct ecp_conn *c, struct sk_buff_head *q)
+/* Refill the rate cap's bucket; U64_MAX when there is no cap. */
+static u64 ecp_conn_tokens(struct ecp_conn *c)
 {
-	u64 complete = ecp_ivset_min_low_of(c->src, c->k, iv);
-	/* The client's window, and what the path to the client takes (cc.h). */
-	u64 limit = c->client.acked + min(c->client.win, c->client.cc.cwnd);
+	u64 rate = READ_ONCE(c->t->rate);
+	unsigned long now = jiffies;
+	u64 burst;
+
+	if (!rate)
+		return U64_MAX;
+	burst = max_t(u64, div_u64(rate * ECP_TICK, HZ), ECP_GSO_MAX);
+	c->tokens = min(burst, c->tokens +
+			div_u64(rate * jiffies_to_usecs(now - c->tokens_at),
+				USEC_PER_SEC));
+	c->tokens_at = now;
+	return c->tokens;
+}
+
+/*
+ * Send output o the complete bytes it has not seen, within its window,
+ * the congestion window and @tokens (the rate cap, reduced by what it
+ * sends), then its FIN at the end of its stream.
+ */
+static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
+			      struct sk_buff_head *q, u64 *tokens)
+{
+	u64 complete = ecp_conn_out_complete(c, o);
+	u64 len = ecp_conn_out_len(c, o);
+	/* Its window, and what the path to it takes (cc.h). */
+	u64 limit = o->acked + min(o->win, o->cc.cwnd);
 	/* Whole segments per GSO packet; the tail may be short. */
-	u32 most = rounddown(ECP_GSO_MAX, c->client.mss);
-	unsigned int i, nfin = 0;
-	u64 len = 0, ref = 0;
+	u32 most = rounddown(ECP_GSO_MAX, o->mss);
 
-	while (c->client.snd_nxt < complete && c->client.snd_nxt < limit) {
-		u32 len = min3((u64)most, complete - c->client.snd_nxt,
-			       limit - c->client.snd_nxt);
+	if (!ecp_conn_has_client(c) && !o->synack)
+		return;
+	complete = min(complete, len);
+	while (o->snd_nxt < complete && o->snd_nxt < limit && *tokens) {
+		u32 n = min3((u64)most, complete - o->snd_nxt,
+			     limit - o->snd_nxt);
 
-		if (ecp_conn_send_data_client(c, q, c->client.snd_nxt, len,
-				       c->client.snd_nxt + len == complete))
+		n = min_t(u64, n, *tokens);
+		if (ecp_conn_send_data_out(c, o, q, o->snd_nxt, n,
+					   o->snd_nxt + n == complete))
 			break;
-		if (c->client.snd_nxt == c->client.acked)
-			c->client.last_progress = jiffies;
-		c->client.snd_nxt += len;
-		ecp_rtt_sent(&c->client.rtt, c->client.snd_nxt, jiffies);
+		if (o->snd_nxt == o->acked)
+			o->last_progress = jiffies;
+		o->snd_nxt += n;
+		if (*tokens != U64_MAX)
+			*tokens -= n;
+		ecp_rtt_sent(&o->rtt, o->snd_nxt, jiffies);
 	}
-	ecp_stats_buffer(&c->t->stats, ecp_dbuf_occupancy(&c->dbuf));
+	if (!o->fin_sent && o->snd_nxt == len) {
+		ecp_conn_send_fin_out(c, o, q);
+		if (o->acked == o->snd_nxt)
+			o->last_progress = jiffies;
+		o->fin_sent = true;
+	}
+}
 
-	for (i = 0; i < c->k; i++)
-		ref = max(ref, c->src[i].ref);
-	for (i = 0; i < c->k; i++) {
-		if (!c->src[i].fin)
-			continue;
-		if (nfin++ == 0)
-			len = c->src[i].fin_off;
-		/*
-		 * A source that closes before bytes another one already
-		 * sent (killed, or serving a short file) is at fault at
-		 * once; waiting for the others' FINs could take forever,
-		 * since EBSN holds them back.
-		 */
-		if (c->src[i].fin_off != len || c->src[i].fin_off < ref) {
-			ecp_conn_abort(c, q, ECPROXY_ERR_LENGTH_MISMATCH, i,
-				       false, -1);
-			return false;
-		}
+bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	u64 tokens = ecp_conn_tokens(c);
+	bool closing = true;
+	unsigned int i;
+	int bad;
+
+	bad = ecp_conn_src_mismatch(c);
+	if (bad >= 0) {
+		ecp_conn_abort(c, q, ECPROXY_ERR_LENGTH_MISMATCH, bad, -1,
+			       false, -1, -1);
+		return false;
 	}
-	if (nfin == c->k && !c->client.fin_sent && c->client.snd_nxt == len) {
-		ecp_conn_send_fin_client(c, q);
-		if (c->client.acked == c->client.snd_nxt)
-			c->client.last_progress = jiffies;
-		c->client.fin_sent = true;
+	for (i = 0; i < c->nout; i++) {
+		ecp_conn_push_out(c, &c->out[i], q, &tokens);
+		closing &= c->out[i].fin_sent;
+	}
+	if (tokens != U64_MAX)
+		c->tokens = tokens;
+	for (i = 0; i < c->nrow; i++)
+		ecp_stats_buffer(&c->t->stats,
+				 ecp_dbuf_occupancy(&c->row[i].dbuf));
+	if (closing && c->state == ECPROXY_CONN_ESTABLISHED)
 		ecp_conn_set_state(c, ECPROXY_CONN_CLOSING);
-	}
 	return true;
 }
 
 void ecp_conn_check_done(struct ecp_conn *c)
 {
+	struct ecp_task *t = c->t;
 	unsigned int i;
 
-	if (c->state == ECPROXY_CONN_LINGER || !c->client.fin_sent ||
-	    !c->client.fin || c->client.acked != c->client.snd_nxt + 1)
+	if (c->state == ECPROXY_CONN_LINGER || !c->client.fin)
 		return;
+	for (i = 0; i < c->nout; i++) {
+		struct ecp_conn_out *o = &c->out[i];
+
+		if (!o->fin_sent || o->acked != o->snd_nxt + 1)
+			return;
+		if (!o->done && !ecp_conn_has_client(c))
+			WRITE_ONCE(t->row[i].state, ECPROXY_ROW_DONE);
+		o->done = true;
+	}
 	for (i = 0; i < c->k; i++)
-		if (!c->src[i].gone && c->src[i].acked != c->client.fin_off + 1)
+		if (!c->src[i].gone &&
+		    c->src[i].acked != c->client.fin_off + 1)
 			return;
 	ecp_conn_set_state(c, ECPROXY_CONN_LINGER);
 	c->linger_start = jiffies;
-	ecp_stats_inc(&c->t->stats, ECP_STAT_CONNS_DONE);
-	ecp_event_conn(c->net, c->t, ECPROXY_EVENT_CONN_DONE, c->client.addr,
-		       c->client.port, c->client.snd_nxt, c->start, 0, -1);
+	ecp_stats_inc(&t->stats, ECP_STAT_CONNS_DONE);
+	ecp_event_conn(c->net, t, ECPROXY_EVENT_CONN_DONE, c->out[0].peer.addr,
+		       c->out[0].peer.port, c->bytes_out, c->start, 0, -1, -1);
 	for (i = 0; i < c->k; i++)
-		WRITE_ONCE(c->t->src[i].state, ECPROXY_SOURCE_CLOSED);
+		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_CLOSED);
 }
-

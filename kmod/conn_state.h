@@ -1,12 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The connection state shared by the data path's files, which a packet
- * meets in this order: conn_rcv_client.c and conn_rcv_src.c (segments
- * from the client and from the sources), conn.c (lifetime: ports,
- * set-up, timer, teardown) and conn_send.c (the segments S originates,
- * pushing complete bytes to the client).  See conn.h for the sequence
- * spaces and the locking rules: every function here expects the task's
- * lock held unless it says otherwise.
+ * meets in this order: conn_rcv_client.c, conn_rcv_src.c and
+ * conn_rcv_tgt.c (segments from the client, the sources and the
+ * targets), conn_out.c (what an output's ACKs and timers do), conn_rows.c
+ * (the rows: what is complete, where an output's bytes are), conn.c
+ * (lifetime: ports, set-up, timer, teardown) and conn_send.c (the
+ * segments S originates).  See conn.h for the sequence spaces and the
+ * locking rules: every function here expects the task's lock held unless
+ * it says otherwise.
+ *
+ * The roles: k sources (S connects to them and reads a fragment from
+ * each), rows (the GF(2^8) sums of the sources' streams, one ring each),
+ * and outputs (the peers S sends rows to: the client that connected to
+ * VIP:port, or one target per row that S connects to).  The client's own
+ * bytes, if any, are the request stream, which S forwards to every
+ * source.
  */
 #ifndef _ECP_CONN_STATE_H
 #define _ECP_CONN_STATE_H
@@ -14,6 +23,7 @@
 #include <linux/skbuff.h>
 #include <linux/timer.h>
 #include <linux/types.h>
+#include <linux/ecproxy.h>
 
 #include "cc.h"
 #include "conn.h"
@@ -24,7 +34,7 @@
 #include "seq.h"
 
 #define ECP_TICK	(HZ / 20)
-/* First repetition of the SYN-ACK to the client (RFC 6298 §2.1: 1 s). */
+/* First repetition of a SYN-ACK or SYN (RFC 6298 §2.1: 1 s). */
 #define ECP_SYNACK_RTO	HZ
 /* Longest interval between probes of a zero window (TCP: 120 s). */
 #define ECP_PERSIST_MAX	(60 * HZ)
@@ -33,17 +43,31 @@
 /* MSS assumed when a SYN carries none (RFC 9293 §3.7.1). */
 #define ECP_DEFAULT_MSS	536
 
-/*
- * A source: a server S connects to from the VIP and reads a fragment from.
- * S receives its stream (into the decode buffer) and sends it the
- * client's bytes, its own ACKs and EBSN windows.
- */
-struct ecp_conn_src {
+/* A peer S connects to from the VIP: a source or a target. */
+enum {
+	ECP_PEER_SRC,
+	ECP_PEER_TGT,
+};
+
+/* What finds a source's or a target's segments: its port on the VIP. */
+struct ecp_conn_peer {
 	struct hlist_node node;		/* ecp_conn_hash, RCU */
 	struct ecp_conn *conn;
-	unsigned int idx;
-	__be16 lport;			/* S's port towards this source */
+	__be32 addr;
+	__be16 port;
+	__be16 lport;			/* S's port towards it */
+	u8 role;			/* ECP_PEER_* */
+	u8 idx;				/* source or target index */
 	bool hashed;
+};
+
+/*
+ * A source: a server S connects to from the VIP and reads a fragment
+ * from.  S receives its stream (into the rings of the rows it feeds) and
+ * sends it the client's bytes, its own ACKs and EBSN windows.
+ */
+struct ecp_conn_src {
+	struct ecp_conn_peer peer;
 	bool synack;			/* its SYN-ACK arrived */
 	bool fin;
 	bool gone;			/* reset after its FIN was acked */
@@ -53,7 +77,8 @@ struct ecp_conn_src {
 	u16 mss;
 	u32 isn;
 	u32 win;			/* its window, bytes */
-	u64 acked;			/* client-stream offset it acked */
+	u64 len;			/* its exact length, or U64_MAX */
+	u64 acked;			/* request-stream offset it acked */
 	u64 fin_off;			/* stream length, if fin */
 	u64 ref;			/* highest offset seen */
 	unsigned long last_rx;		/* jiffies of its last segment */
@@ -65,33 +90,50 @@ struct ecp_conn_src {
 };
 
 /*
- * The client: the peer that connected to VIP:port.  S sends it the
- * rebuilt stream (from its own ISN, iss) and forwards its bytes to every
- * source (with the client's own sequence numbers, isn).
+ * An output: a peer S sends a stream of rebuilt bytes to, from its own
+ * ISN (iss): the client (which reads row 0, or the block in logical
+ * order), or a target (which stores one row).
  */
-struct ecp_conn_client {
-	__be32 addr;
-	__be16 port;
-	bool synack_sent;		/* S sent its SYN-ACK */
+struct ecp_conn_out {
+	struct ecp_conn_peer peer;	/* a target's; the client's address */
+	bool synack;			/* target: its SYN-ACK arrived */
+	bool synack_sent;		/* client: S sent its SYN-ACK */
 	bool fin_sent;			/* S sent its FIN */
-	bool fin;			/* the client sent its FIN */
-	u32 isn;			/* its ISN */
+	bool fin;			/* target: it sent its FIN */
+	bool done;			/* every byte and the FIN acked */
 	u32 iss;			/* S's ISN towards it */
-	u16 syn_win;			/* its SYN's window, for the SYNs */
-	s8 wscale;			/* its shift, -1 if not offered */
+	u32 irs;			/* target: its ISN */
 	u8 ws;				/* shift of the windows it sends */
 	u8 ws_out;			/* shift of the windows S sends it */
 	u16 mss;			/* largest segment S sends it */
 	u32 win;			/* its window, bytes */
-	u64 acked;			/* S-stream offset it acked */
-	u64 snd_nxt;			/* S-stream bytes sent to it */
-	u64 rcv_nxt;			/* client-stream offset after its end */
-	u64 fin_off;			/* client-stream length, if fin */
+	u64 acked;			/* output-stream offset it acked */
+	u64 snd_nxt;			/* output-stream bytes sent to it */
 	unsigned long last_rx;		/* jiffies of its last segment */
 	unsigned long last_progress;	/* last time its ack moved */
 	unsigned long rto;
 	struct ecp_cc cc;
 	struct ecp_rtt rtt;		/* round trips to it, for rto */
+};
+
+/*
+ * The request stream: the client's bytes, forwarded to every source with
+ * the client's own sequence numbers.  With targets there is no client: S
+ * picks the ISN and closes the stream at once.
+ */
+struct ecp_conn_client {
+	u32 isn;			/* its ISN */
+	u16 syn_win;			/* its SYN's window, for the SYNs */
+	s8 wscale;			/* its shift, -1 if not offered */
+	bool fin;			/* the stream is closed */
+	u64 rcv_nxt;			/* stream offset after its end */
+	u64 fin_off;			/* stream length, if fin */
+};
+
+/* A row's ring of partial sums. */
+struct ecp_conn_row {
+	struct ecp_dbuf dbuf;
+	u64 len;			/* exact length, or U64_MAX */
 };
 
 struct ecp_conn {
@@ -101,27 +143,48 @@ struct ecp_conn {
 	struct timer_list timer;
 	bool dead;
 	u8 state;			/* enum ecproxy_conn_state */
+	u8 mode;			/* enum ecproxy_task_mode, the task's */
 	__be32 vip;
 	__be16 vport;
 	u16 src_mss;			/* largest all source paths take */
 	unsigned long start;
 	unsigned long last_rx;		/* from any side */
 	unsigned long linger_start;
+	u64 tokens;			/* rate cap: bytes S may send now */
+	unsigned long tokens_at;	/* jiffies of the last refill */
+	u64 bytes_out;			/* to every output, each byte once */
 	struct ecp_conn_client client;
-	struct ecp_dbuf dbuf;
-	unsigned int k;
+	unsigned int k, nrow, nout;
+	struct ecp_conn_row *row;	/* nrow, after src[] */
+	struct ecp_conn_out *out;	/* nout, after row[] */
 	struct ecp_conn_src src[];
 };
 
+static inline struct ecp_conn_src *ecp_conn_peer_src(struct ecp_conn_peer *p)
+{
+	return container_of(p, struct ecp_conn_src, peer);
+}
+
+static inline struct ecp_conn_out *ecp_conn_peer_out(struct ecp_conn_peer *p)
+{
+	return container_of(p, struct ecp_conn_out, peer);
+}
+
+/* Has the connection a client (PULL, READ), which is then out[0]? */
+static inline bool ecp_conn_has_client(const struct ecp_conn *c)
+{
+	return c->mode != ECPROXY_MODE_DEST;
+}
+
 /*
- * The offset S acks to source s: everything it has contributed without a gap
- * (its FIN too, once every byte before it is in).  S acks each source as a
- * receiver would, not with the client's ack: with the client's ack, a source
- * whose retransmission arrived saw no ack for it as long as another source's
- * hole held the client back, timed out again and again, and, its RTT samples
- * refused after retransmissions (Karn), backed its RTO off to tens of seconds.
- * How far a source may run is still bounded by the client's ack, through the
- * EBSN window (ecp_conn_src_win()).
+ * The offset S acks to source s: everything it has contributed without a
+ * gap (its FIN too, once every byte before it is in).  S acks each source
+ * as a receiver would, not with the outputs' acks: with those, a source
+ * whose retransmission arrived saw no ack for it as long as another
+ * source's hole held the outputs back, timed out again and again, and,
+ * its RTT samples refused after retransmissions (Karn), backed its RTO
+ * off to tens of seconds.  How far a source may run is still bounded by
+ * the outputs, through the EBSN window (ecp_conn_src_win()).
  */
 static inline u64 ecp_conn_src_ack_off(const struct ecp_conn_src *s)
 {
@@ -136,6 +199,17 @@ static inline u32 ecp_conn_src_ack_seq(const struct ecp_conn_src *s)
 }
 
 /*
+ * Has source s given everything it has to give: its FIN at its exact
+ * length?  Past it, its fragment counts as zeros (a short data fragment of
+ * a striped block), and no row waits for it.
+ */
+static inline bool ecp_conn_src_done(const struct ecp_conn_src *s)
+{
+	return s->fin && s->len != U64_MAX && s->fin_off == s->len &&
+	       ecp_ivset_low(&s->iv) == s->fin_off;
+}
+
+/*
  * The window-scale shift S announces to the sources: the smallest that
  * lets a 16-bit window cover the buffer, since EBSN never offers a source
  * more.  The client's shift (up to 14) would round the window of a small
@@ -146,22 +220,21 @@ static inline u8 ecp_conn_src_wscale(u32 buffer_size)
 	return clamp_t(int, fls(buffer_size) - 16, 0, ECP_EBSN_MAX_WSCALE);
 }
 
-/* Everything S sent the client, its FIN included (snd_max). */
-static inline u64 ecp_conn_client_snd_max(const struct ecp_conn_client *cl)
+/* Everything S sent output o, its FIN included (snd_max). */
+static inline u64 ecp_conn_out_snd_max(const struct ecp_conn_out *o)
 {
-	return cl->snd_nxt + cl->fin_sent;
+	return o->snd_nxt + o->fin_sent;
 }
 
-/* The sequence number of offset @off of the stream S sends the client. */
-static inline u32 ecp_conn_client_seq(const struct ecp_conn_client *cl,
-				      u64 off)
+/* The sequence number of offset @off of the stream S sends output o. */
+static inline u32 ecp_conn_out_seq(const struct ecp_conn_out *o, u64 off)
 {
-	return ecp_off_to_seq(off, cl->iss + 1);
+	return ecp_off_to_seq(off, o->iss + 1);
 }
 
 /*
- * The sequence number of S's own segments to the sources: the client's next
- * byte.
+ * The sequence number of S's own segments to the sources: the request
+ * stream's next byte.
  */
 static inline u32 ecp_conn_src_seq(const struct ecp_conn *c)
 {
@@ -169,9 +242,9 @@ static inline u32 ecp_conn_src_seq(const struct ecp_conn *c)
 }
 
 /*
- * Is s's connection closed both ways: its FIN acked by S, the client's FIN
- * acked by s?  Its socket may then be gone, and anything more S sent it would
- * come back as a RST.
+ * Is s's connection closed both ways: its FIN acked by S, the request
+ * stream's FIN acked by s?  Its socket may then be gone, and anything
+ * more S sent it would come back as a RST.
  */
 static inline bool ecp_conn_src_closed(const struct ecp_conn *c,
 				       const struct ecp_conn_src *s)
@@ -200,6 +273,57 @@ static inline bool ecp_conn_src_holed(const struct ecp_conn_src *s)
 	       s->last_ack == ecp_conn_src_ack_seq(s);
 }
 
+/* ---- conn_out.c -------------------------------------------------------- */
+
+/*
+ * Output o acknowledged its stream up to @ack with window @win (bytes), in
+ * a segment that carried @len bytes or a FIN (@data): release what it
+ * has, time the round trip, count duplicate ACKs, re-send as congestion
+ * control says.
+ */
+void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o, u64 ack,
+		      u32 win, bool data, struct sk_buff_head *q);
+/*
+ * ICMP "fragmentation needed" (@mtu) about offset @off of o's stream, with
+ * @skb's data at the quoted header: lower o's MSS and re-send.
+ */
+void ecp_conn_out_pmtu(struct ecp_conn *c, struct ecp_conn_out *o,
+		       struct sk_buff *skb, u64 off, u32 mtu,
+		       struct sk_buff_head *q);
+
+/* ---- conn_rows.c ------------------------------------------------------- */
+
+/* Up to where row r is complete: every source it uses has given it. */
+u64 ecp_conn_row_complete(const struct ecp_conn *c, unsigned int r);
+/* Up to where output o's stream is complete. */
+u64 ecp_conn_out_complete(const struct ecp_conn *c,
+			  const struct ecp_conn_out *o);
+/* The length of output o's stream, or U64_MAX while it is not known. */
+u64 ecp_conn_out_len(const struct ecp_conn *c, const struct ecp_conn_out *o);
+/*
+ * Copy output o's bytes [off, off + len) into @skb at @at, from the rings
+ * of the rows it reads.
+ */
+int ecp_conn_out_copy(struct ecp_conn *c, const struct ecp_conn_out *o,
+		      struct sk_buff *skb, unsigned int at, u64 off, u32 len);
+/* Output o has every byte below @upto: release them in its rows. */
+void ecp_conn_out_release(struct ecp_conn *c, struct ecp_conn_out *o,
+			  u64 upto);
+/*
+ * The right edge EBSN lets source s reach (a source-stream offset), and
+ * the base it is expressed from: the lowest base of the rows s feeds.
+ */
+u64 ecp_conn_src_edge(const struct ecp_conn *c, const struct ecp_conn_src *s,
+		      u64 *base);
+/* The lowest ring base of the rows source s feeds. */
+u64 ecp_conn_src_base(const struct ecp_conn *c, const struct ecp_conn_src *s);
+/*
+ * The lengths the sources closed at are wrong (a source short of its
+ * exact length, or one that ends before bytes another already sent):
+ * returns the index of the source at fault, or -1.
+ */
+int ecp_conn_src_mismatch(const struct ecp_conn *c);
+
 /* ---- conn.c ------------------------------------------------------------ */
 
 /* The client's SYN to an idle task: start the k handshakes. */
@@ -208,10 +332,11 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 				struct sk_buff_head *q);
 void ecp_conn_set_state(struct ecp_conn *c, u8 state);
 /*
- * The MSS of the route from @saddr to @daddr, in [48, ECP_GSO_MAX], or 0
- * if there is none.
+ * A source or target answered S's SYN.  Once every one has, the handshake
+ * goes on: a SYN-ACK to the client, or, without one, ACKs to the targets
+ * and to the sources, with the FIN that closes the request stream.
  */
-u16 ecp_conn_path_mss(struct net *net, __be32 saddr, __be32 daddr);
+void ecp_conn_answered(struct ecp_conn *c, struct sk_buff_head *q);
 /* Detach c from its task; the caller frees it after unlocking. */
 void ecp_conn_finish(struct ecp_conn *c);
 /* After teardown (dead set, task->conn cleared), unlocked, not in hardirq. */
@@ -231,10 +356,13 @@ void ecp_conn_unlock_send(struct ecp_task *t, struct net *net,
 void ecp_conn_send_rst_reply(const struct ecp_seg *p, struct sk_buff_head *q);
 void ecp_conn_send_syn_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			   struct sk_buff_head *q);
+void ecp_conn_send_syn_tgt(struct ecp_conn *c, struct ecp_conn_out *o,
+			   struct sk_buff_head *q);
 void ecp_conn_send_synack_client(struct ecp_conn *c, struct sk_buff_head *q);
 /*
- * A segment to source s carrying the client's sequence number @seq, flags and
- * payload [off, off + len) of the client's skb (may be NULL for a pure ACK).
+ * A segment to source s carrying the request stream's sequence number
+ * @seq, flags and payload [off, off + len) of the client's skb (may be
+ * NULL for a pure ACK).
  */
 void ecp_conn_send_src(struct ecp_conn *c, struct ecp_conn_src *s,
 		       struct sk_buff_head *q, u32 seq, u8 flags,
@@ -244,19 +372,21 @@ void ecp_conn_send_src(struct ecp_conn *c, struct ecp_conn_src *s,
 void ecp_conn_send_copy_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			    struct sk_buff_head *q, const struct sk_buff *skb,
 			    const struct ecp_seg *p);
-/*
- * What every source has acknowledged of the client's bytes (an client-stream
- * offset).
- */
+/* What every source has acknowledged of the request stream (an offset). */
 u64 ecp_conn_client_ack_off(const struct ecp_conn *c);
 /*
- * A probe of the client's zero window (the persist timer): an ACK with
- * the sequence number before what it acknowledged, which it answers with
- * its current window (tcp_xmit_probe_skb()).
+ * A probe of output o's zero window (the persist timer): an ACK with the
+ * sequence number before what it acknowledged, which it answers with its
+ * current window (tcp_xmit_probe_skb()).
  */
-void ecp_conn_send_probe_client(struct ecp_conn *c, struct sk_buff_head *q);
-/* A pure ACK to the client, for its bytes every source now has. */
-void ecp_conn_send_ack_client(struct ecp_conn *c, struct sk_buff_head *q);
+void ecp_conn_send_probe_out(struct ecp_conn *c, struct ecp_conn_out *o,
+			     struct sk_buff_head *q);
+/*
+ * A pure ACK to output o: for the client, of its bytes every source now
+ * has; for a target, of its FIN.
+ */
+void ecp_conn_send_ack_out(struct ecp_conn *c, struct ecp_conn_out *o,
+			   struct sk_buff_head *q);
 /*
  * Ack what source s contributed: if @now, whenever there is something new
  * to ack, else once two segments' worth is unacked (delayed ACK; the
@@ -267,25 +397,31 @@ void ecp_conn_send_ack_src(struct ecp_conn *c, struct ecp_conn_src *s,
 /* An ACK to s now, new or not (s asked for it). */
 void ecp_conn_send_ack_src_always(struct ecp_conn *c, struct ecp_conn_src *s,
 				  struct sk_buff_head *q);
+/* S's FIN to source s, closing the request stream (no client). */
+void ecp_conn_send_fin_src(struct ecp_conn *c, struct ecp_conn_src *s,
+			   struct sk_buff_head *q);
 /* @n duplicate ACKs to a source with a hole, see conn_send.c. */
 void ecp_conn_send_prompt_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			      struct sk_buff_head *q, unsigned int n);
 /*
- * Reset every side, record why and detach.  @skip_client / @skip_src: the side
- * that reset us needs no RST back (-1 for none).  Caller frees c.
+ * Reset every side, record why and whom to blame (@err_src, @err_tgt: a
+ * source or target index, -1 for none), and detach.  The side that reset
+ * S needs no RST back: @skip_client, @skip_src, @skip_tgt (-1 for none).
+ * Caller frees c.
  */
-void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q,
-		    u8 err, int err_src, bool skip_client, int skip_src);
-/* Resend up to @segs segments from the client's acknowledged offset. */
-void ecp_conn_resend_client(struct ecp_conn *c, struct sk_buff_head *q,
-			    unsigned int segs);
+void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q, u8 err,
+		    int err_src, int err_tgt, bool skip_client, int skip_src,
+		    int skip_tgt);
+/* Resend up to @segs segments from output o's acknowledged offset. */
+void ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
+			 struct sk_buff_head *q, unsigned int segs);
 /*
- * Send the client the complete bytes it has not seen, within its window, then
- * the FIN once every source has finished at the same length.  Returns false if
- * the connection was aborted (lengths differ).
+ * Send every output the complete bytes it has not seen, within its
+ * window and the rate cap, then its FIN at the end of its stream.
+ * Returns false if the connection was aborted (lengths differ).
  */
-bool ecp_conn_push_client(struct ecp_conn *c, struct sk_buff_head *q);
-/* Everything is closed and acknowledged both ways: linger. */
+bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q);
+/* Everything is closed and acknowledged: linger (client) or end (DEST). */
 void ecp_conn_check_done(struct ecp_conn *c);
 
 #endif

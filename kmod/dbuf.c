@@ -122,8 +122,9 @@ int ecp_dbuf_mul_acc_skb(struct ecp_dbuf *d, const struct ecp_gf_coef *c,
 EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_mul_acc_skb);
 
 struct ecp_dbuf_apply {
-	struct ecp_dbuf *d;
-	const struct ecp_gf_coef *c;
+	struct ecp_dbuf *const *d;
+	const struct ecp_gf_coef *const *c;
+	unsigned int n;
 	const struct sk_buff *skb;
 	int skb_off;
 	u64 off;
@@ -132,31 +133,50 @@ struct ecp_dbuf_apply {
 static void ecp_dbuf_apply_fn(void *ctx, u64 start, u64 end)
 {
 	struct ecp_dbuf_apply *a = ctx;
+	unsigned int i;
 
-	/* ecp_dbuf_apply_skb() checked the window and the skb up front. */
-	WARN_ON_ONCE(ecp_dbuf_mul_acc_skb(a->d, a->c, start, a->skb,
-					  a->skb_off + (int)(start - a->off),
-					  end - start));
+	/* ecp_dbuf_apply_skb_n() checked the windows and the skb up front. */
+	for (i = 0; i < a->n; i++)
+		WARN_ON_ONCE(ecp_dbuf_mul_acc_skb(a->d[i], a->c[i], start,
+						  a->skb, a->skb_off +
+						  (int)(start - a->off),
+						  end - start));
 }
+
+s64 ecp_dbuf_apply_skb_n(struct ecp_dbuf *const *d,
+			 const struct ecp_gf_coef *const *c, unsigned int n,
+			 struct ecp_ivset *iv, u64 off,
+			 const struct sk_buff *skb, int skb_off, u32 len)
+{
+	struct ecp_dbuf_apply a = {
+		.d = d, .c = c, .n = n, .skb = skb, .skb_off = skb_off,
+		.off = off,
+	};
+	u64 base = U64_MAX;
+	unsigned int i;
+
+	if (skb_off < 0 || len > INT_MAX || skb_off > (int)skb->len - (int)len)
+		return -EFAULT;
+	/*
+	 * Bytes beyond a window cannot have been applied (nothing is
+	 * written there), so refusing the whole segment loses nothing.
+	 */
+	for (i = 0; i < n; i++) {
+		if (off + len > ecp_dbuf_limit(d[i]))
+			return -ENOBUFS;
+		base = min(base, d[i]->base);
+	}
+	if (n)
+		ecp_ivset_trim(iv, base);
+	return ecp_ivset_insert(iv, off, off + len, ecp_dbuf_apply_fn, &a);
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_apply_skb_n);
 
 s64 ecp_dbuf_apply_skb(struct ecp_dbuf *d, struct ecp_ivset *iv,
 		       const struct ecp_gf_coef *c, u64 off,
 		       const struct sk_buff *skb, int skb_off, u32 len)
 {
-	struct ecp_dbuf_apply a = {
-		.d = d, .c = c, .skb = skb, .skb_off = skb_off, .off = off,
-	};
-
-	if (skb_off < 0 || len > INT_MAX || skb_off > (int)skb->len - (int)len)
-		return -EFAULT;
-	/*
-	 * Bytes beyond the window cannot have been applied (nothing is
-	 * written there), so refusing the whole segment loses nothing.
-	 */
-	if (off + len > ecp_dbuf_limit(d))
-		return -ENOBUFS;
-	ecp_ivset_trim(iv, d->base);
-	return ecp_ivset_insert(iv, off, off + len, ecp_dbuf_apply_fn, &a);
+	return ecp_dbuf_apply_skb_n(&d, &c, 1, iv, off, skb, skb_off, len);
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_apply_skb);
 

@@ -90,6 +90,19 @@ s64 ecp_dbuf_apply_skb(struct ecp_dbuf *d, struct ecp_ivset *iv,
 		       const struct ecp_gf_coef *c, u64 off,
 		       const struct sk_buff *skb, int skb_off, u32 len);
 
+/*
+ * ecp_dbuf_apply_skb() for a segment that feeds @n buffers at once (the
+ * rows a source contributes to, each with its coefficient @c[i]): each
+ * new byte is applied to every one of them or to none, since @iv, the
+ * source's record, is shared.  The window is the tightest of the
+ * buffers' (-ENOBUFS past any limit), and @iv is trimmed to the lowest
+ * base.  Same return values as ecp_dbuf_apply_skb().
+ */
+s64 ecp_dbuf_apply_skb_n(struct ecp_dbuf *const *d,
+			 const struct ecp_gf_coef *const *c, unsigned int n,
+			 struct ecp_ivset *iv, u64 off,
+			 const struct sk_buff *skb, int skb_off, u32 len);
+
 /* Copy [off, off + len) out, e.g. to build a segment for the client. */
 int ecp_dbuf_read(const struct ecp_dbuf *d, u64 off, u8 *dst, u32 len);
 

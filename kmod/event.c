@@ -90,7 +90,8 @@ void ecp_event_task(struct net *net, const struct ecp_task *t, u8 type)
 		return;
 	if (type == ECPROXY_EVENT_TASK_ADDED &&
 	    (nla_put_in_addr(skb, ECPROXY_A_EVENT_VIP, t->vip.ip) ||
-	     nla_put_u16(skb, ECPROXY_A_EVENT_PORT, ntohs(t->port)) ||
+	     (t->port &&
+	      nla_put_u16(skb, ECPROXY_A_EVENT_PORT, ntohs(t->port))) ||
 	     nla_put_u8(skb, ECPROXY_A_EVENT_K, t->k))) {
 		ecp_event_cancel(net, skb);
 		return;
@@ -110,27 +111,50 @@ static int ecp_event_put_source(struct sk_buff *skb, const struct ecp_task *t,
 	return 0;
 }
 
+static int ecp_event_put_target(struct sk_buff *skb, const struct ecp_task *t,
+				int i)
+{
+	if (i < 0 || (unsigned int)i >= t->nrow ||
+	    t->mode != ECPROXY_MODE_DEST)
+		return 0;
+	if (nla_put_u8(skb, ECPROXY_A_EVENT_ERROR_TARGET, i) ||
+	    nla_put_in_addr(skb, ECPROXY_A_EVENT_TARGET_ADDR,
+			    t->row[i].addr.ip) ||
+	    nla_put_u16(skb, ECPROXY_A_EVENT_TARGET_PORT,
+			ntohs(t->row[i].port)))
+		return -EMSGSIZE;
+	return 0;
+}
+
 void ecp_event_conn(struct net *net, const struct ecp_task *t, u8 type,
 		    __be32 client, __be16 cport, u64 bytes,
-		    unsigned long start, u8 err, int err_src)
+		    unsigned long start, u8 err, int err_src, int err_tgt)
 {
 	u64 ms = jiffies_to_msecs(jiffies - start);
+	bool dest = t->mode == ECPROXY_MODE_DEST;
 	bool end = type != ECPROXY_EVENT_CONN_ESTABLISHED;
 	bool failed = type == ECPROXY_EVENT_CONN_FAILED;
 	struct sk_buff *skb;
 	void *hdr;
 
+	/* A task with targets has no client: its runs end as such. */
+	if (dest && type == ECPROXY_EVENT_CONN_DONE)
+		type = ECPROXY_EVENT_TASK_COMPLETED;
+	else if (dest && failed)
+		type = ECPROXY_EVENT_TASK_FAILED;
 	skb = ecp_event_new(net, type, t->id, GFP_ATOMIC, &hdr);
 	if (!skb)
 		return;
-	if (nla_put_in_addr(skb, ECPROXY_A_EVENT_CLIENT, client) ||
-	    nla_put_u16(skb, ECPROXY_A_EVENT_CLIENT_PORT, ntohs(cport)) ||
+	if ((!dest &&
+	     (nla_put_in_addr(skb, ECPROXY_A_EVENT_CLIENT, client) ||
+	      nla_put_u16(skb, ECPROXY_A_EVENT_CLIENT_PORT, ntohs(cport)))) ||
 	    (end && (nla_put_u64_64bit(skb, ECPROXY_A_EVENT_BYTES, bytes,
 				       ECPROXY_A_EVENT_PAD) ||
 		     nla_put_u64_64bit(skb, ECPROXY_A_EVENT_DURATION, ms,
 				       ECPROXY_A_EVENT_PAD))) ||
 	    (failed && (nla_put_u8(skb, ECPROXY_A_EVENT_ERROR, err) ||
-			ecp_event_put_source(skb, t, err_src)))) {
+			ecp_event_put_source(skb, t, err_src) ||
+			ecp_event_put_target(skb, t, err_tgt)))) {
 		ecp_event_cancel(net, skb);
 		return;
 	}

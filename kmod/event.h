@@ -14,16 +14,18 @@ struct net;
 /* Index of the group in the family's mcgrps. */
 #define ECP_MCGRP_EVENTS	0
 
-/* TASK_ADDED, TASK_DELETED, TASK_CHANGED.  Process context. */
+/* TASK_ADDED, TASK_DELETED, TASK_CHANGED, TASK_STARTED.  Process context. */
 void ecp_event_task(struct net *net, const struct ecp_task *t, u8 type);
 
 /*
  * CONN_ESTABLISHED, CONN_DONE, CONN_FAILED of the client at
  * client:cport, connected since @start (jiffies), @bytes sent to it;
- * @err and @err_src (a source index or -1) for CONN_FAILED.  Any context.
+ * @err, @err_src and @err_tgt (a source or target index or -1) for
+ * CONN_FAILED.  A task with targets has no client: CONN_DONE and
+ * CONN_FAILED become TASK_COMPLETED and TASK_FAILED.  Any context.
  */
 void ecp_event_conn(struct net *net, const struct ecp_task *t, u8 type,
 		    __be32 client, __be16 cport, u64 bytes,
-		    unsigned long start, u8 err, int err_src);
+		    unsigned long start, u8 err, int err_src, int err_tgt);
 
 #endif

@@ -15,7 +15,7 @@
 #include <net/netfilter/ipv4/nf_defrag_ipv4.h>
 #include <net/tcp.h>
 
-#include "conn.h"
+#include "conn_state.h"
 #include "hook.h"
 #include "netns.h"
 #include "task.h"
@@ -133,7 +133,7 @@ static void ecp_hook_icmp(struct net *net, struct sk_buff *skb,
 	const struct icmphdr *icmph;
 	const struct iphdr *in;
 	const struct tcphdr *th;
-	struct ecp_conn_src *src;
+	struct ecp_conn_peer *peer;
 	struct ecp_task *t;
 	struct ecp_seg p = {};
 	u32 mtu, seq;
@@ -170,9 +170,13 @@ static void ecp_hook_icmp(struct net *net, struct sk_buff *skb,
 				(const union nf_inet_addr *)&in->saddr,
 				th->source);
 	if (!t || !ecp_conn_rcv_icmp_client(net, t, skb, &p, seq, mtu)) {
-		src = ecp_conn_lookup_src(net, &p);
-		if (src)
-			ecp_conn_rcv_icmp_src(net, src, skb, seq, mtu);
+		peer = ecp_conn_lookup_peer(net, &p);
+		if (peer && peer->role == ECP_PEER_SRC)
+			ecp_conn_rcv_icmp_src(net, ecp_conn_peer_src(peer), skb,
+					      seq, mtu);
+		else if (peer)
+			ecp_conn_rcv_icmp_tgt(net, ecp_conn_peer_out(peer),
+					      skb, seq, mtu);
 	}
 	__skb_push(skb, inoff);
 }
@@ -181,7 +185,7 @@ static unsigned int ecp_hook_in(void *priv, struct sk_buff *skb,
 				const struct nf_hook_state *state)
 {
 	struct net *net = state->net;
-	struct ecp_conn_src *src = NULL;
+	struct ecp_conn_peer *peer = NULL;
 	struct ecp_task *t;
 	const struct iphdr *iph;
 	const struct tcphdr *th;
@@ -222,8 +226,8 @@ static unsigned int ecp_hook_in(void *priv, struct sk_buff *skb,
 				(const union nf_inet_addr *)&iph->daddr,
 				th->dest);
 	if (!t) {
-		src = ecp_conn_lookup_src(net, &p);
-		if (!src)
+		peer = ecp_conn_lookup_peer(net, &p);
+		if (!peer)
 			return NF_ACCEPT;
 	}
 
@@ -235,14 +239,16 @@ static unsigned int ecp_hook_in(void *priv, struct sk_buff *skb,
 		if (t)
 			ecp_stats_drop(&t->stats, reason);
 		else
-			ecp_conn_src_drop(src, reason);
+			ecp_conn_peer_drop(peer, reason);
 		kfree_skb(skb);
 		return NF_STOLEN;
 	}
 	if (t)
 		ecp_conn_rcv_client(net, t, skb, &p);
+	else if (peer->role == ECP_PEER_SRC)
+		ecp_conn_rcv_src(net, ecp_conn_peer_src(peer), skb, &p);
 	else
-		ecp_conn_rcv_src(net, src, skb, &p);
+		ecp_conn_rcv_tgt(net, ecp_conn_peer_out(peer), skb, &p);
 	consume_skb(skb);
 	return NF_STOLEN;
 }

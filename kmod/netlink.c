@@ -174,6 +174,13 @@ static const struct genl_ops ecp_genl_ops[] = {
 		.maxattr = ECPROXY_A_TASK_ID,
 		.flags = GENL_UNS_ADMIN_PERM,
 	},
+	{
+		.cmd = ECPROXY_CMD_TASK_START,
+		.doit = ecp_nl_task_start,
+		.policy = ecp_task_id_policy,
+		.maxattr = ECPROXY_A_TASK_ID,
+		.flags = GENL_UNS_ADMIN_PERM,
+	},
 };
 
 /* Subscribing needs CAP_NET_ADMIN over the netns, like the commands. */

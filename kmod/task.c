@@ -28,7 +28,7 @@ static u32 ecp_vip_hash(u8 family, const union nf_inet_addr *vip,
 	return hash_32(h, ECP_VIP_HASH_BITS);
 }
 
-struct ecp_task *ecp_task_alloc(unsigned int k)
+struct ecp_task *ecp_task_alloc(unsigned int k, unsigned int nrow)
 {
 	struct ecp_task *t;
 	unsigned int i;
@@ -36,19 +36,36 @@ struct ecp_task *ecp_task_alloc(unsigned int k)
 	t = kzalloc(struct_size(t, src, k), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return NULL;
+	/* Up to 32 rows of 32 coefficient tables: vmalloc may serve it. */
+	if (nrow) {
+		t->row = kvcalloc(nrow, sizeof(*t->row), GFP_KERNEL_ACCOUNT);
+		if (!t->row) {
+			kfree(t);
+			return NULL;
+		}
+	}
 	refcount_set(&t->ref, 1);
 	spin_lock_init(&t->lock);
 	ecp_stats_init(&t->stats);
 	t->last_error_source = -1;
+	t->last_error_target = -1;
 	t->k = k;
-	for (i = 0; i < k; i++)
+	t->nrow = nrow;
+	for (i = 0; i < k; i++) {
 		t->src[i].frag = -1;
+		t->src[i].len = U64_MAX;
+	}
+	for (i = 0; i < nrow; i++) {
+		t->row[i].frag = -1;
+		t->row[i].len = U64_MAX;
+	}
 	return t;
 }
 
 void ecp_task_free(struct ecp_task *t)
 {
 	kvfree(t->buffer);
+	kvfree(t->row);
 	kfree(t);
 }
 

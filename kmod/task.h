@@ -1,6 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Reconstruction tasks: configuration, lifetime and lookup.
+ * Coding tasks: configuration, lifetime and lookup.
+ *
+ * A task combines k sources (the servers S connects to and reads
+ * fragments from) into rows: row r is the GF(2^8) sum of the sources'
+ * streams, source i multiplied by row r's coefficient coef[i] (zero:
+ * not used).  Its mode says where rows go (enum ecproxy_task_mode): to
+ * the client that connects to VIP:port (PULL: row 0; READ: all rows,
+ * interleaved cell by cell into the block's logical order), or to a
+ * target per row that S connects to on TASK_START (DEST).  With a
+ * striped layout (block, cell), every fragment's exact length is known.
  *
  * Rules for the data path:
  * - Look a task up with ecp_task_lookup_vip() inside rcu_read_lock() (any
@@ -41,12 +50,25 @@ struct ecp_net;
 struct ecp_source {
 	union nf_inet_addr addr;
 	__be16 port;
-	u8 coef;		/* non-zero; also in gf.c */
 	s16 frag;		/* fragment index, -1 if not configured */
-	struct ecp_gf_coef gf;	/* precomputed tables for coef */
+	u64 len;		/* exact length; U64_MAX: the others' */
+	u32 rows;		/* the rows it feeds (non-zero coefficient) */
 	/* mutable */
 	u8 state;		/* enum ecproxy_source_state, WRITE_ONCE */
 	struct ecp_source_stats stats;
+};
+
+/* A row of the task's code: one rebuilt fragment. */
+struct ecp_row {
+	union nf_inet_addr addr;	/* DEST: the target */
+	__be16 port;
+	s16 frag;			/* the fragment it rebuilds, or -1 */
+	u64 len;			/* exact length, or U64_MAX */
+	u8 coef[ECPROXY_MAX_K];		/* per source; 0: not used */
+	struct ecp_gf_coef gf[ECPROXY_MAX_K];	/* tables for coef */
+	/* mutable */
+	u8 state;			/* enum ecproxy_row_state, WRITE_ONCE */
+	atomic64_t bytes_out;
 };
 
 struct ecp_task {
@@ -61,20 +83,28 @@ struct ecp_task {
 	union nf_inet_addr vip;
 	union nf_inet_addr client;	/* masked to client_prefix */
 	union nf_inet_addr client_mask;
-	u32 buffer_size;		/* exposed to the sources by EBSN */
-	u32 headroom;			/* allocated beyond buffer_size */
-	u8 *buffer;			/* buffer_size + headroom, zeroed */
+	u8 mode;			/* enum ecproxy_task_mode */
+	u64 block;			/* striped layout: block bytes, or 0 */
+	u32 cell;			/* and its cell */
+	unsigned int nrow;
+	struct ecp_row *row;		/* nrow of them */
+	u32 buffer_size;		/* per row, exposed to the sources */
+	u32 headroom;			/* per row, allocated beyond it */
+	u8 *buffer;			/* nrow rings, ecp_task_ring() */
 	size_t mem;			/* charged to the namespace */
 	u32 handshake_ms;
 	u32 idle_ms;
 	u32 linger_ms;
 	unsigned int k;
 	/* mutable */
+	u64 rate;			/* bytes/s of all outputs, 0: no cap */
+	u64 rate_measured;		/* bytes/s of the last connection */
 	bool dead;			/* unpublished; READ_ONCE */
 	spinlock_t lock;		/* for the data path's use */
 	u8 conn_state;			/* enum ecproxy_conn_state, WRITE_ONCE */
 	u8 last_error;			/* enum ecproxy_conn_error */
 	s8 last_error_source;		/* source index or -1 */
+	s8 last_error_target;		/* row (target) index or -1 */
 	void *conn;			/* the data path's connection */
 	/*
 	 * An aborted connection left partial sums in the buffer; a work
@@ -95,8 +125,22 @@ static inline u32 ecp_task_headroom(u32 buffer_size)
 	return max_t(u32, buffer_size / 8, 64 << 10);
 }
 
-/* Allocate a task for k sources, unpublished, one reference, no buffer. */
-struct ecp_task *ecp_task_alloc(unsigned int k);
+/* Bytes of one row's ring: the exposed buffer and the headroom. */
+static inline size_t ecp_task_ring_size(const struct ecp_task *t)
+{
+	return (size_t)t->buffer_size + t->headroom;
+}
+
+static inline u8 *ecp_task_ring(const struct ecp_task *t, unsigned int r)
+{
+	return t->buffer + r * ecp_task_ring_size(t);
+}
+
+/*
+ * Allocate a task for k sources and nrow rows, unpublished, one
+ * reference, no buffer.
+ */
+struct ecp_task *ecp_task_alloc(unsigned int k, unsigned int nrow);
 /* Free a task that was never added. */
 void ecp_task_free(struct ecp_task *t);
 
@@ -120,16 +164,23 @@ enum {
 	ECP_CHANGE_HANDSHAKE	= BIT(2),
 	ECP_CHANGE_IDLE		= BIT(3),
 	ECP_CHANGE_LINGER	= BIT(4),
+	ECP_CHANGE_RATE		= BIT(5),
 };
 
 /*
  * Copy the settings flagged in @what from @model (an unpublished task)
  * to task @id, all or nothing, while it has no connection (-EBUSY
- * otherwise).  A new buffer is charged to the namespace in place of the
- * old one.
+ * otherwise), except the rate, which may change at any time.  A new
+ * buffer is charged to the namespace in place of the old one.
  */
 int ecp_task_change(struct ecp_net *en, u32 id, const struct ecp_task *model,
 		    unsigned int what, struct netlink_ext_ack *extack);
+
+/*
+ * TASK_START: connect task @id (DEST) to its sources and targets, from
+ * process context.  -EBUSY if it is running, -EINVAL if it has no targets.
+ */
+int ecp_task_start(struct ecp_net *en, u32 id, struct netlink_ext_ack *extack);
 
 /* Zero the counters of task @id, or of every task and the netns if NULL. */
 int ecp_task_stats_reset(struct ecp_net *en, const u32 *id,

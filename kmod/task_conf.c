@@ -25,14 +25,16 @@ int ecp_task_add(struct ecp_net *en, struct ecp_task *t,
 	int ret;
 
 	t->headroom = ecp_task_headroom(t->buffer_size);
-	size = (size_t)t->buffer_size + t->headroom;
+	size = ecp_task_ring_size(t) * t->nrow;
 	mutex_lock(&en->conf_lock);
 	if (ecp_task_lookup_id(en, t->id)) {
 		ecp_extack_fmt(extack, NULL, "task %u already exists", t->id);
 		ret = -EEXIST;
 		goto out;
 	}
-	other = ecp_task_lookup_vip(en, t->family, &t->vip, t->port);
+	/* A task with targets serves no VIP:port: S connects from the VIP. */
+	other = t->mode == ECPROXY_MODE_DEST ? NULL :
+		ecp_task_lookup_vip(en, t->family, &t->vip, t->port);
 	if (other) {
 		ecp_extack_fmt(extack, NULL,
 			       "task %u: %pI4:%u is already served by task %u",
@@ -54,10 +56,10 @@ int ecp_task_add(struct ecp_net *en, struct ecp_task *t,
 		ret = -EADDRNOTAVAIL;
 		goto out;
 	}
-	if (t->family == AF_INET &&
+	if (t->family == AF_INET && t->mode != ECPROXY_MODE_DEST &&
 	    ecp_conn_port_in_use(en->net, t->vip.ip, t->port)) {
 		ecp_extack_fmt(extack, NULL,
-			       "task %u: %pI4:%u is S's end of a connection to a source now; use a port outside net.ipv4.ip_local_port_range",
+			       "task %u: %pI4:%u is S's end of a connection to a source or target now; use a port outside net.ipv4.ip_local_port_range",
 			       t->id, &t->vip.ip, ntohs(t->port));
 		ret = -EADDRINUSE;
 		goto out;
@@ -105,8 +107,10 @@ int ecp_task_add(struct ecp_net *en, struct ecp_task *t,
 	WRITE_ONCE(en->mem_used, used + size);
 	en->ntasks++;
 	en->gen++;
-	hlist_add_head_rcu(&t->vip_node,
-			   ecp_task_vip_bucket(en, t->family, &t->vip, t->port));
+	if (t->mode != ECPROXY_MODE_DEST)
+		hlist_add_head_rcu(&t->vip_node,
+				   ecp_task_vip_bucket(en, t->family, &t->vip,
+						       t->port));
 out:
 	mutex_unlock(&en->conf_lock);
 	return ret;
@@ -130,7 +134,8 @@ static void ecp_task_unlink(struct ecp_net *en, struct ecp_task *t)
 {
 	lockdep_assert_held(&en->conf_lock);
 	xa_erase(&en->tasks, t->id);
-	hlist_del_rcu(&t->vip_node);
+	if (t->mode != ECPROXY_MODE_DEST)
+		hlist_del_rcu(&t->vip_node);
 	/*
 	 * Uncharged now rather than at free time, so that nothing touches
 	 * en after the task leaves its tables: a task may outlive its netns.
@@ -192,10 +197,15 @@ int ecp_task_change(struct ecp_net *en, u32 id, const struct ecp_task *model,
 		ret = -ENOENT;
 		goto out;
 	}
+	/* The operator's knob during an incident: running or not. */
+	if (what == ECP_CHANGE_RATE) {
+		WRITE_ONCE(t->rate, model->rate);
+		goto changed;
+	}
 	if ((what & ECP_CHANGE_BUFFER) &&
 	    model->buffer_size != t->buffer_size) {
-		size = (size_t)model->buffer_size +
-		       ecp_task_headroom(model->buffer_size);
+		size = ((size_t)model->buffer_size +
+			ecp_task_headroom(model->buffer_size)) * t->nrow;
 		/* The task's own reservation is given back first. */
 		used = en->mem_used - t->mem;
 		cap = ecp_netns_mem_max();
@@ -249,7 +259,10 @@ int ecp_task_change(struct ecp_net *en, u32 id, const struct ecp_task *model,
 		t->idle_ms = model->idle_ms;
 	if (what & ECP_CHANGE_LINGER)
 		t->linger_ms = model->linger_ms;
+	if (what & ECP_CHANGE_RATE)
+		WRITE_ONCE(t->rate, model->rate);
 	spin_unlock_bh(&t->lock);
+changed:
 	en->gen++;
 	ecp_event_task(en->net, t, ECPROXY_EVENT_TASK_CHANGED);
 out:
@@ -257,6 +270,52 @@ out:
 	/* No connection used the old buffer: t->conn was NULL above. */
 	kvfree(old);
 	kvfree(buf);
+	return ret;
+}
+
+int ecp_task_start(struct ecp_net *en, u32 id, struct netlink_ext_ack *extack)
+{
+	struct ecp_task *t;
+	int ret;
+
+	mutex_lock(&en->conf_lock);
+	t = ecp_task_lookup_id(en, id);
+	if (!t) {
+		ecp_extack_fmt(extack, NULL, "task %u does not exist", id);
+		ret = -ENOENT;
+		goto out;
+	}
+	if (t->mode != ECPROXY_MODE_DEST) {
+		ecp_extack_fmt(extack, NULL,
+			       "task %u has no targets: its client starts it by connecting",
+			       id);
+		ret = -EINVAL;
+		goto out;
+	}
+	ret = ecp_conn_start_tgt(en->net, t);
+	switch (ret) {
+	case 0:
+		ecp_event_task(en->net, t, ECPROXY_EVENT_TASK_STARTED);
+		break;
+	case -EBUSY:
+		ecp_extack_fmt(extack, NULL,
+			       "task %u is running, or zeroing its rings after a failed run",
+			       id);
+		break;
+	case -EHOSTUNREACH:
+		ecp_extack_fmt(extack, NULL,
+			       "task %u: no route to a source or target", id);
+		break;
+	case -EADDRNOTAVAIL:
+		ecp_extack_fmt(extack, NULL,
+			       "task %u: no free local port on the VIP", id);
+		break;
+	default:
+		ecp_extack_fmt(extack, NULL, "task %u: cannot start (%d)", id,
+			       ret);
+	}
+out:
+	mutex_unlock(&en->conf_lock);
 	return ret;
 }
 
@@ -270,6 +329,8 @@ static void ecp_task_reset_stats(struct ecp_task *t)
 		atomic64_set(&t->src[i].stats.segs_in, 0);
 		atomic64_set(&t->src[i].stats.dup_bytes, 0);
 	}
+	for (i = 0; i < t->nrow; i++)
+		atomic64_set(&t->row[i].bytes_out, 0);
 }
 
 int ecp_task_stats_reset(struct ecp_net *en, const u32 *id,

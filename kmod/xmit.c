@@ -178,6 +178,17 @@ unsigned int ecp_route_mtu(struct net *net, __be32 saddr, __be32 daddr)
 	return mtu;
 }
 
+u16 ecp_route_mss(struct net *net, __be32 saddr, __be32 daddr)
+{
+	unsigned int mtu = ecp_route_mtu(net, saddr, daddr);
+
+	if (mtu < 68)
+		return 0;
+	return clamp_t(unsigned int,
+		       mtu - sizeof(struct iphdr) - sizeof(struct tcphdr),
+		       TCP_MIN_SND_MSS, ECP_GSO_MAX);
+}
+
 void ecp_xmit_queue(struct net *net, struct sk_buff_head *q)
 {
 	struct sk_buff *skb;

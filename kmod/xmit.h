@@ -79,5 +79,10 @@ void ecp_xmit_queue(struct net *net, struct sk_buff_head *q);
 
 /* MTU of the route from @saddr to @daddr, or 0 if there is none. */
 unsigned int ecp_route_mtu(struct net *net, __be32 saddr, __be32 daddr);
+/*
+ * The MSS of that route, in [TCP_MIN_SND_MSS, ECP_GSO_MAX], or 0 if there
+ * is none.
+ */
+u16 ecp_route_mss(struct net *net, __be32 saddr, __be32 daddr);
 
 #endif

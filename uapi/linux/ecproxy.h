@@ -308,6 +308,7 @@
 #define ECPROXY_IDLE_MS_DEFAULT		60000
 #define ECPROXY_LINGER_MS_MAX		60000
 #define ECPROXY_LINGER_MS_DEFAULT	1000
+#define ECPROXY_CELL_MAX		(64 << 20)
 
 enum ecproxy_cmd {
 	ECPROXY_CMD_UNSPEC,
@@ -320,6 +321,7 @@ enum ecproxy_cmd {
 	ECPROXY_CMD_TASK_SET,
 	ECPROXY_CMD_STATS_RESET,
 	ECPROXY_CMD_EVENT,		/* multicast only, see Events */
+	ECPROXY_CMD_TASK_START,
 	__ECPROXY_CMD_MAX
 };
 #define ECPROXY_CMD_MAX (__ECPROXY_CMD_MAX - 1)
@@ -351,6 +353,11 @@ enum ecproxy_task_attr {
 	ECPROXY_A_TASK_STATE,
 	ECPROXY_A_TASK_MEM,
 	ECPROXY_A_TASK_STATS,
+	ECPROXY_A_TASK_MODE,
+	ECPROXY_A_TASK_ROWS,
+	ECPROXY_A_TASK_BLOCK,
+	ECPROXY_A_TASK_CELL,
+	ECPROXY_A_TASK_RATE,
 	__ECPROXY_A_TASK_MAX
 };
 #define ECPROXY_A_TASK_MAX (__ECPROXY_A_TASK_MAX - 1)
@@ -366,9 +373,24 @@ enum ecproxy_source_attr {
 	ECPROXY_A_SOURCE_BYTES_IN,
 	ECPROXY_A_SOURCE_SEGS_IN,
 	ECPROXY_A_SOURCE_DUP_BYTES,
+	ECPROXY_A_SOURCE_LENGTH,
 	__ECPROXY_A_SOURCE_MAX
 };
 #define ECPROXY_A_SOURCE_MAX (__ECPROXY_A_SOURCE_MAX - 1)
+
+enum ecproxy_row_attr {
+	ECPROXY_A_ROW_UNSPEC,
+	ECPROXY_A_ROW_PAD,
+	ECPROXY_A_ROW_FRAG,
+	ECPROXY_A_ROW_COEFS,
+	ECPROXY_A_ROW_ADDR,
+	ECPROXY_A_ROW_PORT,
+	ECPROXY_A_ROW_LENGTH,
+	ECPROXY_A_ROW_STATE,
+	ECPROXY_A_ROW_BYTES_OUT,
+	__ECPROXY_A_ROW_MAX
+};
+#define ECPROXY_A_ROW_MAX (__ECPROXY_A_ROW_MAX - 1)
 
 enum ecproxy_netns_attr {
 	ECPROXY_A_NETNS_UNSPEC,
@@ -405,6 +427,8 @@ enum ecproxy_stats_attr {
 	ECPROXY_A_STATS_PMTU_UPDATES,
 	ECPROXY_A_STATS_TIME_WAIT_RESETS,
 	ECPROXY_A_STATS_WINDOW_PROBES,
+	ECPROXY_A_STATS_RATE,
+	ECPROXY_A_STATS_LAST_ERROR_TARGET,
 	__ECPROXY_A_STATS_MAX
 };
 #define ECPROXY_A_STATS_MAX (__ECPROXY_A_STATS_MAX - 1)
@@ -444,6 +468,9 @@ enum ecproxy_event_attr {
 	ECPROXY_A_EVENT_ERROR_SOURCE,
 	ECPROXY_A_EVENT_SOURCE_ADDR,
 	ECPROXY_A_EVENT_SOURCE_PORT,
+	ECPROXY_A_EVENT_ERROR_TARGET,
+	ECPROXY_A_EVENT_TARGET_ADDR,
+	ECPROXY_A_EVENT_TARGET_PORT,
 	__ECPROXY_A_EVENT_MAX
 };
 #define ECPROXY_A_EVENT_MAX (__ECPROXY_A_EVENT_MAX - 1)
@@ -456,9 +483,19 @@ enum ecproxy_event {
 	ECPROXY_EVENT_CONN_ESTABLISHED,	/* the client ACKed the SYN-ACK */
 	ECPROXY_EVENT_CONN_DONE,	/* every byte delivered, all closed */
 	ECPROXY_EVENT_CONN_FAILED,	/* reset or timed out, see ERROR */
+	ECPROXY_EVENT_TASK_STARTED,	/* by TASK_START */
+	ECPROXY_EVENT_TASK_COMPLETED,	/* every target has every byte */
+	ECPROXY_EVENT_TASK_FAILED,	/* a started task failed, see ERROR */
 	__ECPROXY_EVENT_MAX
 };
 #define ECPROXY_EVENT_MAX (__ECPROXY_EVENT_MAX - 1)
+
+/* How a task's rebuilt rows leave S (ECPROXY_A_TASK_MODE). */
+enum ecproxy_task_mode {
+	ECPROXY_MODE_PULL,		/* a client reads row 0 */
+	ECPROXY_MODE_READ,		/* a client reads the block, all rows */
+	ECPROXY_MODE_DEST,		/* S sends each row to its target */
+};
 
 enum ecproxy_task_state {
 	ECPROXY_TASK_IDLE,		/* waiting for a client */
@@ -494,6 +531,17 @@ enum ecproxy_conn_error {
 	ECPROXY_ERR_TASK_DELETED,	/* reset because the task went away */
 	ECPROXY_ERR_SOURCE_TIMEOUT,	/* the stream waited on a silent source */
 	ECPROXY_ERR_CLIENT_TIMEOUT,	/* the client stopped acknowledging */
+	ECPROXY_ERR_TARGET_REFUSED,	/* a target answered the SYN with RST */
+	ECPROXY_ERR_TARGET_RESET,
+	ECPROXY_ERR_TARGET_TIMEOUT,	/* a target stopped acknowledging */
+};
+
+enum ecproxy_row_state {
+	ECPROXY_ROW_IDLE,		/* no connection */
+	ECPROXY_ROW_SYN_SENT,		/* DEST: SYN sent to the target */
+	ECPROXY_ROW_SENDING,
+	ECPROXY_ROW_DONE,		/* every byte and the FIN acked */
+	ECPROXY_ROW_RESET,
 };
 
 #endif /* _UAPI_LINUX_ECPROXY_H */

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Segments from the targets: the peers S connects to from the VIP and
+ * sends a rebuilt row to (a task with targets, DEST).  A target only
+ * answers: its SYN-ACK, its ACKs of the row, its FIN once S's is in, and
+ * RSTs; and ICMP about S's segments to it.  S's stream to a target is an
+ * output like the client's (conn_out.c).
+ */
+#include <net/tcp.h>
+
+#include "conn_state.h"
+#include "task.h"
+
+/* Target o's SYN-ACK.  Task lock held. */
+static void ecp_conn_rcv_tgt_synack(struct ecp_conn *c, struct ecp_conn_out *o,
+				    const struct ecp_seg *p,
+				    struct sk_buff_head *q)
+{
+	if (p->h.ack != o->iss + 1) {
+		ecp_stats_drop(&c->t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
+		return;
+	}
+	if (o->synack) {
+		/* Our ACK was lost (or is not due yet): repeat it. */
+		if (c->state != ECPROXY_CONN_HANDSHAKE)
+			ecp_conn_send_ack_out(c, o, q);
+		return;
+	}
+	o->synack = true;
+	o->irs = p->h.seq;
+	o->mss = min_t(u16, o->mss, p->h.mss ?: ECP_DEFAULT_MSS);
+	o->mss = max_t(u16, o->mss, TCP_MIN_SND_MSS);
+	/* S offered shift 0: scaling is on if the target answered it. */
+	o->ws = p->h.wscale >= 0 ? p->h.wscale : 0;
+	o->win = p->h.win;
+	ecp_conn_answered(c, q);
+}
+
+/*
+ * A RST from target o: a refusal of S's SYN, or a reset of the stream.
+ * Once every byte and S's FIN are acked, it is the close of a target
+ * whose socket went away: no loss.  Returns true if c must be freed.
+ */
+static bool ecp_conn_rcv_tgt_rst(struct ecp_conn *c, struct ecp_conn_out *o,
+				 const struct ecp_seg *p,
+				 struct sk_buff_head *q)
+{
+	unsigned int i = o->peer.idx;
+
+	if (!o->synack) {
+		if (!(p->h.flags & TCPHDR_ACK) || p->h.ack != o->iss + 1) {
+			ecp_stats_drop(&c->t->stats,
+				       ECPROXY_DROP_OUT_OF_WINDOW);
+			return false;
+		}
+		ecp_conn_abort(c, q, ECPROXY_ERR_TARGET_REFUSED, -1, i, false,
+			       -1, i);
+		return true;
+	}
+	/* In the window: a target sends nothing but its FIN. */
+	if (p->h.seq != o->irs + 1 + o->fin && p->h.seq != o->irs + 1) {
+		ecp_stats_drop(&c->t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
+		return false;
+	}
+	if (o->done)
+		return false;
+	ecp_conn_abort(c, q, ECPROXY_ERR_TARGET_RESET, -1, i, false, -1, i);
+	return true;
+}
+
+/*
+ * ACK and FIN from an established target.  Returns false if the
+ * connection must be freed.
+ */
+static bool ecp_conn_rcv_tgt_seg(struct ecp_conn *c, struct ecp_conn_out *o,
+				 const struct ecp_seg *p,
+				 struct sk_buff_head *q)
+{
+	bool fin = p->h.flags & TCPHDR_FIN;
+	s64 ack_off;
+
+	if (!(p->h.flags & TCPHDR_ACK) || (p->h.flags & TCPHDR_SYN)) {
+		ecp_stats_drop(&c->t->stats, ECPROXY_DROP_BAD_FLAGS);
+		return true;
+	}
+	ack_off = ecp_seq_to_off(p->h.ack, o->iss + 1, o->acked);
+	/* Its stream is empty: its FIN, if any, is its first byte. */
+	if (ack_off < 0 || ack_off > ecp_conn_out_snd_max(o) || p->len ||
+	    (p->h.seq != o->irs + 1 && p->h.seq != o->irs + 1 + o->fin)) {
+		ecp_stats_drop(&c->t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
+		return true;
+	}
+	ecp_conn_out_ack(c, o, ack_off, (u32)p->h.win << o->ws, fin, q);
+	if (fin) {
+		o->fin = true;
+		ecp_conn_send_ack_out(c, o, q);
+	}
+	if (!ecp_conn_push(c, q))
+		return false;
+	ecp_conn_check_done(c);
+	return true;
+}
+
+void ecp_conn_rcv_tgt(struct net *net, struct ecp_conn_out *o,
+		      struct sk_buff *skb, const struct ecp_seg *p)
+{
+	struct ecp_conn *c = o->peer.conn, *to_free = NULL;
+	struct ecp_task *t = c->t;
+	struct sk_buff_head q;
+
+	__skb_queue_head_init(&q);
+	spin_lock_bh(&t->lock);
+	if (t->conn != c || c->dead)
+		goto out;
+	c->last_rx = jiffies;
+	o->last_rx = c->last_rx;
+	if (p->h.flags & TCPHDR_RST) {
+		if (ecp_conn_rcv_tgt_rst(c, o, p, &q))
+			to_free = c;
+		goto out;
+	}
+	if ((p->h.flags & (TCPHDR_SYN | TCPHDR_ACK)) ==
+	    (TCPHDR_SYN | TCPHDR_ACK)) {
+		ecp_conn_rcv_tgt_synack(c, o, p, &q);
+		goto out;
+	}
+	if (!o->synack || c->state == ECPROXY_CONN_HANDSHAKE) {
+		ecp_stats_drop(&t->stats, ECPROXY_DROP_BAD_FLAGS);
+		goto out;
+	}
+	if (!ecp_conn_rcv_tgt_seg(c, o, p, &q))
+		to_free = c;
+out:
+	ecp_conn_unlock_send(t, net, &q, to_free);
+}
+
+void ecp_conn_rcv_icmp_tgt(struct net *net, struct ecp_conn_out *o,
+			   struct sk_buff *skb, u32 seq, u32 mtu)
+{
+	struct ecp_conn *c = o->peer.conn;
+	struct ecp_task *t = c->t;
+	struct sk_buff_head q;
+
+	__skb_queue_head_init(&q);
+	spin_lock_bh(&t->lock);
+	if (t->conn == c && !c->dead && o->synack)
+		ecp_conn_out_pmtu(c, o, skb,
+				  ecp_seq_to_off(seq, o->iss + 1, o->acked),
+				  mtu, &q);
+	ecp_conn_unlock_send(t, net, &q, NULL);
+}

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The rows of a connection and the streams the outputs read from them.
+ *
+ * Row r is the GF(2^8) sum of the sources it uses (non-zero coefficient),
+ * accumulated by source-stream offset in its own ring.  It is complete up
+ * to the lowest offset those sources have all given; a source that closed
+ * at its exact length (a striped layout's short data fragment) counts as
+ * zeros beyond it.  An output reads row r's offsets as its own (PULL: row
+ * 0 to the client; DEST: row r to target r), or, for a read (READ), the
+ * block in logical order: byte X is in data fragment (X / cell) mod k at
+ * offset (X / (cell k)) cell + X mod cell, and row f is data fragment f.
+ */
+#include <linux/math64.h>
+#include <linux/skbuff.h>
+
+#include "conn_state.h"
+#include "task.h"
+
+/* The row output o reads (PULL, DEST). */
+static unsigned int ecp_conn_out_row(const struct ecp_conn *c,
+				     const struct ecp_conn_out *o)
+{
+	return c->mode == ECPROXY_MODE_DEST ? o - c->out : 0;
+}
+
+/* READ: where offset @off of row (data fragment) r lies in the block. */
+static u64 ecp_read_pos(const struct ecp_task *t, unsigned int r, u64 off)
+{
+	u32 in;
+	u64 n = div_u64_rem(off, t->cell, &in);
+
+	return (n * t->k + r) * t->cell + in;
+}
+
+/* READ: how many bytes of row r lie below block offset @pos. */
+static u64 ecp_read_row_off(const struct ecp_task *t, unsigned int r,
+			    u64 pos)
+{
+	u64 stripe = (u64)t->cell * t->k;
+	u64 n = div64_u64(pos, stripe), rest = pos - n * stripe;
+	u64 before = (u64)r * t->cell;
+
+	return n * t->cell + (rest > before ? min_t(u64, rest - before,
+						    t->cell) : 0);
+}
+
+u64 ecp_conn_row_complete(const struct ecp_conn *c, unsigned int r)
+{
+	const struct ecp_row *row = &c->t->row[r];
+	u64 m = c->row[r].len;
+	unsigned int i;
+
+	for (i = 0; i < c->k; i++) {
+		const struct ecp_conn_src *s = &c->src[i];
+
+		if (row->coef[i] && !ecp_conn_src_done(s))
+			m = min(m, ecp_ivset_low(&s->iv));
+	}
+	return m;
+}
+
+u64 ecp_conn_out_complete(const struct ecp_conn *c,
+			  const struct ecp_conn_out *o)
+{
+	const struct ecp_task *t = c->t;
+	unsigned int r;
+	u64 m;
+
+	if (c->mode != ECPROXY_MODE_READ)
+		return ecp_conn_row_complete(c, ecp_conn_out_row(c, o));
+	/* The first byte of the block some row still lacks. */
+	m = t->block;
+	for (r = 0; r < c->nrow; r++) {
+		u64 done = ecp_conn_row_complete(c, r);
+
+		if (done < c->row[r].len)
+			m = min(m, ecp_read_pos(t, r, done));
+	}
+	return m;
+}
+
+u64 ecp_conn_out_len(const struct ecp_conn *c, const struct ecp_conn_out *o)
+{
+	u64 len = c->row[ecp_conn_out_row(c, o)].len;
+	unsigned int i;
+
+	if (c->mode == ECPROXY_MODE_READ)
+		return c->t->block;
+	if (len != U64_MAX)
+		return len;
+	/*
+	 * Without a layout every fragment is as long as the others: the
+	 * length is known once every source has closed, at the same offset
+	 * (ecp_conn_src_mismatch() holds the rest).
+	 */
+	for (i = 0; i < c->k; i++) {
+		if (!c->src[i].fin)
+			return U64_MAX;
+		len = c->src[i].fin_off;
+	}
+	return len;
+}
+
+int ecp_conn_src_mismatch(const struct ecp_conn *c)
+{
+	u64 ref = 0, len = U64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < c->k; i++)
+		ref = max(ref, c->src[i].ref);
+	for (i = 0; i < c->k; i++) {
+		const struct ecp_conn_src *s = &c->src[i];
+
+		/* With a layout, each has its own exact length. */
+		if (s->len != U64_MAX) {
+			if (s->ref > s->len || (s->fin && s->fin_off != s->len))
+				return i;
+			continue;
+		}
+		if (!s->fin)
+			continue;
+		if (len == U64_MAX)
+			len = s->fin_off;
+		/*
+		 * A source that closes before bytes another one already
+		 * sent (killed, or serving a short file) is at fault at
+		 * once; waiting for the others' FINs could take forever,
+		 * since EBSN holds them back.
+		 */
+		if (s->fin_off != len || s->fin_off < ref)
+			return i;
+	}
+	return -1;
+}
+
+/* Copy ring bytes [off, off + len) of @d into @skb at @at. */
+static int ecp_conn_ring_copy(const struct ecp_dbuf *d, struct sk_buff *skb,
+			      unsigned int at, u64 off, u32 len)
+{
+	struct ecp_dbuf_span sp;
+
+	/* Cannot fail: [acked, snd_nxt) stays in the ring. */
+	if (WARN_ON_ONCE(ecp_dbuf_span(d, off, len, &sp)))
+		return -EFAULT;
+	if (skb_store_bits(skb, at, sp.ptr[0], sp.len[0]) ||
+	    skb_store_bits(skb, at + sp.len[0], sp.ptr[1], sp.len[1]))
+		return -EFAULT;
+	return 0;
+}
+
+int ecp_conn_out_copy(struct ecp_conn *c, const struct ecp_conn_out *o,
+		      struct sk_buff *skb, unsigned int at, u64 off, u32 len)
+{
+	const struct ecp_task *t = c->t;
+
+	if (c->mode != ECPROXY_MODE_READ)
+		return ecp_conn_ring_copy(&c->row[ecp_conn_out_row(c, o)].dbuf,
+					  skb, at, off, len);
+	/* Cell by cell, each from the row of its data fragment. */
+	while (len) {
+		u32 in, r, n;
+		u64 cells = div_u64_rem(off, t->cell, &in);
+		u64 stripe = div_u64_rem(cells, t->k, &r);
+		int ret;
+
+		n = min_t(u32, len, t->cell - in);
+		ret = ecp_conn_ring_copy(&c->row[r].dbuf, skb, at,
+					 stripe * t->cell + in, n);
+		if (ret)
+			return ret;
+		at += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}
+
+u64 ecp_conn_src_base(const struct ecp_conn *c, const struct ecp_conn_src *s)
+{
+	u32 rows = c->t->src[s->peer.idx].rows;
+	u64 base = U64_MAX;
+	unsigned int r;
+
+	for (r = 0; r < c->nrow; r++)
+		if (rows & BIT(r))
+			base = min(base, ecp_dbuf_base(&c->row[r].dbuf));
+	return base;
+}
+
+void ecp_conn_out_release(struct ecp_conn *c, struct ecp_conn_out *o,
+			  u64 upto)
+{
+	unsigned int r, i;
+
+	if (c->mode == ECPROXY_MODE_READ) {
+		for (r = 0; r < c->nrow; r++)
+			ecp_dbuf_release(&c->row[r].dbuf,
+					 ecp_read_row_off(c->t, r, upto));
+	} else {
+		ecp_dbuf_release(&c->row[ecp_conn_out_row(c, o)].dbuf, upto);
+	}
+	/*
+	 * What every row a source feeds has released was complete and its
+	 * ring space reused: a late retransmission of it must not be
+	 * applied there.
+	 */
+	for (i = 0; i < c->k; i++)
+		ecp_ivset_trim(&c->src[i].iv, ecp_conn_src_base(c, &c->src[i]));
+}
+
+u64 ecp_conn_src_edge(const struct ecp_conn *c, const struct ecp_conn_src *s,
+		      u64 *base)
+{
+	const struct ecp_task *t = c->t;
+	u32 rows = t->src[s->peer.idx].rows;
+	u64 edge = U64_MAX, b = U64_MAX;
+	unsigned int r;
+
+	for (r = 0; r < c->nrow; r++) {
+		u64 rb = ecp_dbuf_base(&c->row[r].dbuf);
+		u64 room = t->buffer_size;
+
+		if (!(rows & BIT(r)))
+			continue;
+		/*
+		 * The row's reader bounds it too, as NetEC's EBSN does with
+		 * the client's window; a read's client window spans every
+		 * row, so only the buffer bounds those.
+		 */
+		if (c->mode != ECPROXY_MODE_READ)
+			room = min_t(u64, room,
+				     c->out[c->mode == ECPROXY_MODE_DEST ?
+					    r : 0].win);
+		edge = min(edge, rb + room);
+		b = min(b, rb);
+	}
+	*base = b;
+	return edge;
+}
