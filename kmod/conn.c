@@ -264,6 +264,7 @@ void ecp_conn_finish(struct ecp_conn *c)
 		ecp_stats_buffer(&t->stats, ecp_dbuf_peak(&c->row[i].dbuf));
 		WRITE_ONCE(t->row[i].state, ECPROXY_ROW_IDLE);
 	}
+	/* Once a run has ended, its average is what an operator compares. */
 	if (ms)
 		WRITE_ONCE(t->rate_measured, div_u64(c->bytes_out * 1000, ms));
 	ecp_conn_clear_buffer(c);
@@ -367,6 +368,7 @@ static int ecp_conn_open(struct ecp_conn *c, struct sk_buff_head *q)
 	c->start = jiffies;
 	c->last_rx = jiffies;
 	c->tokens_at = jiffies;
+	c->measured_at = jiffies;
 	for (i = 0; i < c->k; i++)
 		c->src[i].last_rx = jiffies;
 	for (i = 0; i < c->nout; i++) {
@@ -706,6 +708,22 @@ static bool ecp_conn_tick_handshake(struct ecp_conn *c, unsigned long now,
 	return false;
 }
 
+/*
+ * The measured rate while a connection runs: its output over the last
+ * second or so, as an operator turning the rate cap wants to see it.
+ */
+static void ecp_conn_measure(struct ecp_conn *c, unsigned long now)
+{
+	unsigned long el = now - c->measured_at;
+
+	if (el < HZ)
+		return;
+	WRITE_ONCE(c->t->rate_measured,
+		   div_u64((c->bytes_out - c->measured_bytes) * HZ, el));
+	c->measured_at = now;
+	c->measured_bytes = c->bytes_out;
+}
+
 static void ecp_conn_timer(struct timer_list *timer)
 {
 	struct ecp_conn *c = from_timer(c, timer, timer);
@@ -745,6 +763,7 @@ static void ecp_conn_timer(struct timer_list *timer)
 		/* The delayed ACKs of ecp_conn_send_ack_src(). */
 		for (i = 0; i < c->k; i++)
 			ecp_conn_send_ack_src(c, &c->src[i], &q, true);
+		ecp_conn_measure(c, now);
 		/* What the rate cap held back since the last segment. */
 		if (READ_ONCE(t->rate))
 			free = !ecp_conn_push(c, &q);

@@ -153,6 +153,8 @@ struct ecp_conn {
 	u64 tokens;			/* rate cap: bytes S may send now */
 	unsigned long tokens_at;	/* jiffies of the last refill */
 	u64 bytes_out;			/* to every output, each byte once */
+	u64 measured_bytes;		/* bytes_out at measured_at */
+	unsigned long measured_at;	/* start of the rate measurement */
 	struct ecp_conn_client client;
 	unsigned int k, nrow, nout;
 	struct ecp_conn_row *row;	/* nrow, after src[] */

@@ -33,9 +33,9 @@ static size_t ecp_event_size(void)
 	       2 * nla_total_size(sizeof(u16)) +	/* PORT, CLIENT_PORT */
 	       nla_total_size(sizeof(u8)) +		/* K */
 	       2 * nla_total_size_64bit(sizeof(u64)) +	/* BYTES, DURATION */
-	       2 * nla_total_size(sizeof(u8)) +		/* ERROR, ERROR_SOURCE */
-	       nla_total_size(sizeof(struct in6_addr)) + /* SOURCE_ADDR */
-	       nla_total_size(sizeof(u16));		/* SOURCE_PORT */
+	       3 * nla_total_size(sizeof(u8)) +	/* ERROR, ERROR_SOURCE/TARGET */
+	       2 * nla_total_size(sizeof(struct in6_addr)) + /* SOURCE/TARGET_ADDR */
+	       2 * nla_total_size(sizeof(u16));		/* SOURCE/TARGET_PORT */
 }
 
 /* A new event message, or NULL if nobody listens or memory is short. */

@@ -98,7 +98,7 @@ struct ecp_task {
 	unsigned int k;
 	/* mutable */
 	u64 rate;			/* bytes/s of all outputs, 0: no cap */
-	u64 rate_measured;		/* bytes/s of the last connection */
+	u64 rate_measured;		/* bytes/s, see ecp_conn_measure() */
 	bool dead;			/* unpublished; READ_ONCE */
 	spinlock_t lock;		/* for the data path's use */
 	u8 conn_state;			/* enum ecproxy_conn_state, WRITE_ONCE */

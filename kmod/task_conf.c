@@ -287,8 +287,8 @@ int ecp_task_start(struct ecp_net *en, u32 id, struct netlink_ext_ack *extack)
 	}
 	if (t->mode != ECPROXY_MODE_DEST) {
 		ecp_extack_fmt(extack, NULL,
-			       "task %u has no targets: its client starts it by connecting",
-			       id);
+			       "task %u has no targets: a client starts it by connecting to %pI4:%u",
+			       id, &t->vip.ip, ntohs(t->port));
 		ret = -EINVAL;
 		goto out;
 	}

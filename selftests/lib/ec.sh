@@ -26,8 +26,9 @@
 # and every rebuilt fragment must equal the lost one by sha256.
 #
 # Functions: ec_encode, ec_serve, ec_stop_servers, ec_all_listening,
-# ec_store, ec_task, ec_prep, ec_fetch, ec_verify, ec_recon, ec_stats,
-# ec_reported, ec_conn_idle, ec_bytes_out_gt, ec_endless, ec_a_reset.
+# ec_store, ec_targets, ec_run, ec_stored, ec_served_once, ec_task,
+# ec_prep, ec_fetch, ec_verify, ec_recon, ec_stats, ec_reported,
+# ec_conn_idle, ec_bytes_out_gt, ec_endless, ec_a_reset.
 
 . "$(dirname "${BASH_SOURCE[0]}")/topo.sh"
 
@@ -47,14 +48,18 @@ ec_prog() {
 	exit 1
 }
 
-# ec_encode DIR PROFILE K M SIZE: SIZE random bytes encoded into DIR (the
-# input is not kept: room in the VM's tmpfs); sets EC_FRAGSIZE.
+# ec_encode DIR PROFILE K M SIZE [CELL]: SIZE random bytes encoded into
+# DIR, striped in cells of CELL bytes if given (the input is kept as
+# DIR/in only with a CELL, as a read returns it: room in the VM's tmpfs);
+# sets EC_FRAGSIZE, the length of fragment 0.
 ec_encode() {
+	local layout=()
 	mkdir -p "$1"
+	[ -z "${6:-}" ] || layout=(cell "$6")
 	head -c "$5" /dev/urandom > "$1/in"
-	pp "$ECCTL" code encode "$2" k "$3" m "$4" in "$1/in" out "$1" \
-		>&"$tap_log" || return 1
-	rm -f "$1/in"
+	pp "$ECCTL" code encode "$2" k "$3" m "$4" "${layout[@]}" \
+		in "$1/in" out "$1" >&"$tap_log" || return 1
+	[ -n "${6:-}" ] || rm -f "$1/in"
 	EC_FRAGSIZE=$(stat -c %s "$1/frag.0")
 }
 
@@ -65,11 +70,14 @@ ec_serve() {
 	local ns=$B$1 port=$2 file=$3 reqlen=${4:-0} reqfile=${5:-}
 	if [ "$EC_SERVER" = prog ]; then
 		ec_prog ecp-srv
+		local log=()
+		[ -z "${EC_SRVLOG:-}" ] || log=(-L "$EC_SRVLOG.$1.$port")
 		if [ "$reqlen" != 0 ]; then
 			ip netns exec "$ns" "$PROGS/ecp-srv" -r "$reqlen" \
-				-R "$reqfile" "$port" "$file" &
+				-R "$reqfile" "${log[@]}" "$port" "$file" &
 		else
-			ip netns exec "$ns" "$PROGS/ecp-srv" "$port" "$file" &
+			ip netns exec "$ns" "$PROGS/ecp-srv" "${log[@]}" \
+				"$port" "$file" &
 		fi
 	elif [ "$reqlen" != 0 ]; then
 		# -t: A's FIN may come first; finish sending all the same.
@@ -85,11 +93,12 @@ ec_serve() {
 	[ -n "$EC_NOWAIT" ] || wait_for 10 topo_listening "$ns" "$port"
 }
 
-# ec_stop_servers: end every server on the Bs and what it forked.
+# ec_stop_servers: end every server on the Bs and the Ts, and what they
+# forked.
 ec_stop_servers() {
 	local x
 	for x in "${topo_nodes[@]}"; do
-		[ "${x#b}" = "$x" ] || topo_kill_ns "$P-$x"
+		case $x in b* | t*) topo_kill_ns "$P-$x" ;; esac
 	done
 }
 
@@ -104,7 +113,10 @@ ec_all_listening() {
 }
 
 # ec_store DIR K M LOST PORT: serve the survivors among DIR's fragments on
-# PORT; EC_SOURCES is the K lowest, in ecctl's and ecfetch's syntax.
+# PORT (LOST: one index or a comma-separated list of them); EC_SOURCES is
+# the K lowest, in ecctl's and ecfetch's syntax.  EC_SRVLOG=PREFIX (with
+# EC_SERVER=prog): node n's server on PORT logs its connections to
+# PREFIX.n.PORT (progs/ecp-srv -L).
 # EC_LAYOUT packed (the tests): the n-th of those K on Bn, nothing else.
 # spread (the benchmarks: node B(i+1) holds fragment i): every fragment
 # but LOST on its node, and LOST's replica on the next node, port PORT+1
@@ -116,8 +128,9 @@ ec_store() {
 	echo "$lost" > "$dir/lost"
 	echo "$k" > "$dir/k"
 	: > "$dir/nodes"
+	: > "$dir/sources"
 	for i in $(seq 0 $((k + m - 1))); do
-		[ "$i" != "$lost" ] || continue
+		case ",$lost," in *",$i,"*) continue ;; esac
 		if [ "$EC_LAYOUT" = spread ]; then
 			node=$((i + 1))
 		elif [ $n -lt "$k" ]; then
@@ -131,6 +144,7 @@ ec_store() {
 			n=$((n + 1))
 			EC_SOURCES+=(source "$(topo_addr "b$node"):$port:$i")
 			echo $node >> "$dir/nodes"
+			echo $i >> "$dir/sources"
 		fi
 	done
 	if [ "$EC_LAYOUT" = spread ]; then
@@ -138,6 +152,62 @@ ec_store() {
 		ec_serve $rep $((port + 1)) "$dir/frag.$lost" || return 1
 		EC_REPLICA=$(topo_addr "b$rep"):$((port + 1))
 	fi
+}
+
+# ec_targets DIR LOST PORT: for the n-th fragment of the list LOST, target
+# node Tn stores what it receives on PORT into DIR/got.F and logs how
+# each connection ended to DIR/tgt.F (progs/ecp-tgt); EC_DESTS is the
+# list of them in ecctl's syntax.  EC_TGT_ARGS="F ARGS..." gives fragment
+# F's target more ecp-tgt options (-x BYTES: it dies there); EC_TGT_NONE=F
+# leaves fragment F's port closed (a target that refuses).
+ec_targets() {
+	local dir=$1 port=$3 f n=0 args
+	EC_DESTS=()
+	ec_prog ecp-tgt
+	for f in ${2//,/ }; do
+		n=$((n + 1))
+		EC_DESTS+=(dest "$(topo_addr "t$n"):$port:$f")
+		rm -f "$dir/got.$f" "$dir/tgt.$f"
+		[ "${EC_TGT_NONE:-}" != "$f" ] || continue
+		args=()
+		# shellcheck disable=SC2206 # options, word-split on purpose
+		[ "${EC_TGT_ARGS%% *}" != "$f" ] || args=(${EC_TGT_ARGS#* })
+		ip netns exec "$T$n" "$PROGS/ecp-tgt" "${args[@]}" \
+			-L "$dir/tgt.$f" "$port" "$dir/got.$f" &
+		wait_for 10 topo_listening "$T$n" "$port" || return 1
+	done
+}
+
+# ec_run ID SECS: start task ID (with targets) and wait up to SECS seconds
+# for its run to end; true if it ended without an error.
+ec_run() {
+	ecin "$S" task start id "$1" >&2 || return 1
+	wait_for "$2" ec_conn_idle "$1" || return 1
+	[ "$(ec_stats "$1" .stats.last_error)" = none ]
+}
+
+# ec_stored DIR LOST: every target got its fragment byte for byte, closed
+# by a FIN (and nothing else: one connection).
+ec_stored() {
+	local f
+	for f in ${2//,/ }; do
+		cmp -s "$1/frag.$f" "$1/got.$f" || return 1
+		[ "$(cat "$1/tgt.$f")" = "fin $(stat -c %s "$1/frag.$f")" ] || return 1
+	done
+}
+
+# ec_served_once PREFIX DIR: every source that served (a PREFIX.n.PORT
+# log) did so once, the whole of its fragment.
+ec_served_once() {
+	local log n f k=0
+	for log in "$1".*; do
+		n=${log#"$1".}
+		n=${n%%.*}
+		f=$(sed -n "${n}p" "$2/sources")
+		[ "$(cat "$log")" = "served $(stat -c %s "$2/frag.$f")" ] || return 1
+		k=$((k + 1))
+	done
+	[ $k = "$(cat "$2/k")" ]
 }
 
 # ec_task ID PROFILE K M LOST [ECCTL-ARGS...]: task ID on VIP:7000+ID

@@ -2,8 +2,9 @@
 #
 # The namespace topology of the netns selftests and the benchmarks (bash;
 # sources tap.sh).  S routes and runs ecproxy, the As are clients (the
-# node rebuilding a fragment), the Bs storage nodes (the sources); every
-# node has its own link to S.
+# node rebuilding a fragment), the Bs storage nodes (the sources), the Ts
+# target nodes (where S sends rebuilt fragments); every node has its own
+# link to S.
 #
 #                    +---------------------------+
 #   A1 10.0.1.2 -----| to-a1 10.0.1.1            |----- B1 10.0.11.2
@@ -12,14 +13,17 @@
 #   An 10.0.n.2 -----| forwarding, ecproxy tasks |----- Bn 10.0.(10+n).2
 #      (to-s)        | to-b1 10.0.11.1 ...       |         (to-s)
 #                    +---------------------------+
+#                          |                |
+#                 T1 10.0.101.2   ...   Tn 10.0.(100+n).2
 #
 # topo_init TAG names the namespaces ecp-TAG-s, ecp-TAG-a1.. and
-# ecp-TAG-b1..: $S, $A (A1) and $B$i; it makes the scratch directory $tmp
-# and the EXIT trap that removes it all.  topo_setup NA NB builds S with
-# NA clients and NB storage nodes.  Nodes have short names (a1, b3): node
+# ecp-TAG-b1.., ecp-TAG-t1..: $S, $A (A1), $B$i and $T$i; it makes the
+# scratch directory $tmp and the EXIT trap that removes it all.
+# topo_setup NA NB [NT] builds S with NA clients, NB storage nodes and NT
+# targets.  Nodes have short names (a1, b3): node
 # X's link to S is 10.0.N.0/24 (topo_net X), S at .1, X at .2 (topo_addr
 # X), and each end of a link is named after its peer: to-X in S, to-s in X.
-# At most 9 clients and 89 storage nodes.
+# At most 9 clients, 89 storage nodes and 39 targets.
 #
 # Functions: topo_init TAG, topo_setup NA NB, topo_node X, topo_cleanup,
 # topo_net X, topo_addr X, topo_kill_ns NS [SIG], topo_each_link FN ARGS...,
@@ -29,7 +33,7 @@
 # namespace: ecin NS ECCTL-ARGS... (logged), ecq NS ECCTL-ARGS... (not
 # logged), ecfetch_in NS ECFETCH-ARGS... (logged).
 #
-# More roles (targets, a writer) go into topo_net (a subnet each) and
+# More roles (a writer) go into topo_net (a subnet each) and
 # topo_setup (a count each), every one linked to S by topo_node; nodes
 # behind routers are TOPO_VIA's (below).  The library reaches S's ecctl through ecin and ecq only
 # (some tests still call it directly inside sh -c), which is where S in a
@@ -61,6 +65,7 @@ topo_init() {
 	S=$P-s
 	A=$P-a1
 	B=$P-b
+	T=$P-t
 	topo_nodes=()
 	topo_routers=()
 	tmp=$(mktemp -d)
@@ -73,6 +78,7 @@ topo_net() {
 	case $1 in
 	a[1-9]) echo "10.0.$n" ;;
 	b[1-9] | b[1-8][0-9]) echo "10.0.$((10 + n))" ;;
+	t[1-9] | t[1-3][0-9]) echo "10.0.$((100 + n))" ;;
 	*)
 		echo "topo: no subnet for node $1" >&2
 		return 1
@@ -154,7 +160,8 @@ topo_node() {
 	ip -n "$ns" route add default via "$net.1"
 }
 
-# topo_setup NA NB: S, clients A1..A_NA and storage nodes B1..B_NB.
+# topo_setup NA NB [NT]: S, clients A1..A_NA, storage nodes B1..B_NB and
+# targets T1..T_NT.
 topo_setup() {
 	local i
 	pp ip netns add "$S" || return 1
@@ -166,6 +173,9 @@ topo_setup() {
 	done
 	for i in $(seq 1 "$2"); do
 		pp topo_node "b$i" || return 1
+	done
+	for i in $(seq 1 "${3:-0}"); do
+		pp topo_node "t$i" || return 1
 	done
 }
 

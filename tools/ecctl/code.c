@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ecctl.h"
 #include "ecp.h"
@@ -18,11 +19,12 @@ static void code_usage(FILE *f)
 		"Usage: ecctl code [ profiles ]\n"
 		"       ecctl code matrix   PROFILE k K m M [ matrix SPEC ]\n"
 		"       ecctl code coef     PROFILE k K m M lost I [ avail LIST ] [ matrix SPEC ]\n"
-		"       ecctl code encode   PROFILE k K m M [ matrix SPEC ] in FILE out DIR\n"
+		"       ecctl code encode   PROFILE k K m M [ matrix SPEC ] [ cell SIZE [ block BYTES ] ]\n"
+		"                           in FILE out DIR\n"
 		"       ecctl code decode   PROFILE k K m M lost I [ avail LIST ] [ matrix SPEC ]\n"
-		"                           dir DIR out FILE\n"
+		"                           [ block BYTES cell SIZE ] dir DIR out FILE\n"
 		"       ecctl code assemble PROFILE k K m M [ avail LIST ] [ matrix SPEC ]\n"
-		"                           [ length N ] dir DIR out FILE\n"
+		"                           [ length N | block BYTES cell SIZE ] dir DIR out FILE\n"
 		"       ecctl code help\n"
 		"PROFILE := { isal-rs | isal-cauchy | hdfs-rs | jerasure-rs | ceph-jerasure |\n"
 		"             vandermonde | minio | klauspost | backblaze | matrix }\n"
@@ -35,6 +37,7 @@ static void code_usage(FILE *f)
 		"SPEC    := parity rows for profile matrix: M rows of K coefficients 0..255\n"
 		"           (decimal or 0x hex), entries separated by ',' rows by ';',\n"
 		"           e.g. \"1,1,1;1,2,4\"; or @FILE with one row per line, # comments\n"
+		"SIZE, BYTES := a byte count, with an optional binary suffix k, m or g\n"
 		"\n"
 		"matrix    prints the (K+M) x K generator (identity on top).\n"
 		"coef      prints the K survivors used and one coefficient per survivor:\n"
@@ -42,9 +45,21 @@ static void code_usage(FILE *f)
 		"encode    splits FILE into DIR/frag.0 .. DIR/frag.<K+M-1> (raw, equal size\n"
 		"          ceil(len/K), the last data bytes zero-padded) and writes the\n"
 		"          sidecar DIR/ecmeta (profile, k, m, length, fragsize[, matrix]).\n"
-		"decode    rebuilds fragment I (data or parity, fragsize bytes) into FILE.\n"
+		"          With cell, FILE is one HDFS-style striped block of BYTES (its\n"
+		"          size; block, if given, must match): byte X goes to data fragment\n"
+		"          (X / SIZE) mod K at offset (X / (SIZE*K))*SIZE + X mod SIZE, data\n"
+		"          fragments are not padded (a short last stripe leaves them of\n"
+		"          different lengths, maybe 0), parity is as long as fragment 0,\n"
+		"          computed with the missing bytes taken as zeros; ecmeta records\n"
+		"          layout striped, cell and length.\n"
+		"decode    rebuilds fragment I (data or parity, its exact length) into FILE.\n"
 		"assemble  rebuilds the original FILE from any K fragments, trimmed to\n"
-		"          length N (default: the length recorded in DIR/ecmeta).\n",
+		"          length N (default: the length recorded in DIR/ecmeta), or the\n"
+		"          striped block in logical order.\n"
+		"          The layout comes from DIR/ecmeta; block and cell give it when\n"
+		"          there is none and must match a striped one.  Every fragment\n"
+		"          read must have exactly its layout length; shorter ones count\n"
+		"          as zero-extended.\n",
 		ECP_MAX_K);
 }
 
@@ -100,7 +115,10 @@ static int code_profiles(int argc, char **argv)
 #define CODE_HELP_SHOWN (-1)
 
 /* Keywords shared by the code commands; command-specific ones follow. */
-enum { KW_K, KW_M, KW_MATRIX, KW_LOST, KW_AVAIL, KW_IN, KW_OUT, KW_DIR, KW_LENGTH, KW_MAX };
+enum {
+	KW_K, KW_M, KW_MATRIX, KW_LOST, KW_AVAIL, KW_IN, KW_OUT, KW_DIR, KW_LENGTH, KW_BLOCK,
+	KW_CELL, KW_MAX
+};
 
 struct code_args {
 	struct ecp_code code;
@@ -109,6 +127,8 @@ struct code_args {
 	int avail[ECP_MAX_N];
 	int navail;
 	int64_t length;
+	int has_block;
+	struct ecp_striping st;	/* block and cell; cell alone for encode */
 	struct ecctl_kw kw[KW_MAX + 1];
 };
 
@@ -122,6 +142,8 @@ static const struct ecctl_kw kw_template[KW_MAX] = {
 	[KW_OUT] = { "out", "FILE", 1, NULL },
 	[KW_DIR] = { "dir", "DIR", 1, NULL },
 	[KW_LENGTH] = { "length", "N", 0, NULL },
+	[KW_BLOCK] = { "block", "BYTES", 0, NULL },
+	[KW_CELL] = { "cell", "SIZE", 0, NULL },
 };
 
 static void list_profiles(char *buf, size_t size)
@@ -137,10 +159,54 @@ static void list_profiles(char *buf, size_t size)
 	}
 }
 
+/* "KW VAL" as a byte count in min..max; prints the error. */
+static int parse_bytes(const char *kw, const char *val, uint64_t min, uint64_t max,
+		       uint64_t *out)
+{
+	int ret = ecp_parse_size(val, max, out);
+
+	if (ret == ECP_SIZE_BAD)
+		return ecctl_error(ECCTL_USAGE, "\"%s %s\": not a size (suffixes k, m, g)", kw, val);
+	if (ret == ECP_SIZE_BIG || *out < min)
+		return ecctl_error(ECCTL_USAGE, "\"%s %s\": must be in %" PRIu64 "..%" PRIu64,
+				   kw, val, min, max);
+	return 0;
+}
+
+/*
+ * block and cell, for the commands that take them: both, or cell alone
+ * for encode (the block is the input file); never with length.
+ */
+static int parse_striping(struct code_args *a, struct ecctl_kw *const *kv)
+{
+	const char *block = kv[KW_BLOCK] ? kv[KW_BLOCK]->val : NULL;
+	const char *cell = kv[KW_CELL] ? kv[KW_CELL]->val : NULL;
+	uint64_t v;
+
+	if (block) {
+		if (parse_bytes("block", block, 0, INT64_MAX, &a->st.block))
+			return ECCTL_USAGE;
+		a->has_block = 1;
+	}
+	if (cell) {
+		if (parse_bytes("cell", cell, 1, UINT32_MAX, &v))
+			return ECCTL_USAGE;
+		a->st.cell = (uint32_t)v;
+	}
+	if (block && !cell)
+		return ecctl_error(ECCTL_USAGE, "\"block %s\": needs \"cell SIZE\"", block);
+	if (cell && !block && !kv[KW_IN])
+		return ecctl_error(ECCTL_USAGE, "\"cell %s\": needs \"block BYTES\"", cell);
+	if (block && a->length >= 0)
+		return ecctl_error(ECCTL_USAGE, "\"length %s\": not with block and cell (the block is the length)",
+				   kv[KW_LENGTH]->val);
+	return 0;
+}
+
 /*
  * Parse "PROFILE kw val ..." for a command accepting the keywords in
  * want (a list of KW_* ending with -1), set up the code and validate
- * lost/avail.  Returns 0 or an exit code.
+ * lost/avail/block/cell.  Returns 0 or an exit code.
  */
 static int parse_code_args(struct code_args *a, const char *cmd, const int *want,
 			   int argc, char **argv)
@@ -230,7 +296,7 @@ static int parse_code_args(struct code_args *a, const char *cmd, const int *want
 			return ECCTL_USAGE;
 		a->length = v;
 	}
-	return 0;
+	return parse_striping(a, kv);
 }
 
 static const char *kwval(const struct code_args *a, int which)
@@ -359,37 +425,56 @@ static int code_coef(int argc, char **argv)
 
 static int code_encode(int argc, char **argv)
 {
-	static const int want[] = { KW_K, KW_M, KW_MATRIX, KW_IN, KW_OUT, -1 };
+	static const int want[] = { KW_K, KW_M, KW_MATRIX, KW_CELL, KW_BLOCK, KW_IN, KW_OUT, -1 };
 	struct code_args a;
 	struct ecp_meta meta;
 	struct ecp_err err;
 	int ret = parse_code_args(&a, "encode", want, argc, argv);
-	const char *dir;
+	const char *dir, *in;
+	struct stat st;
 
 	if (ret)
 		return ret == CODE_HELP_SHOWN ? ECCTL_OK : ret;
 	dir = kwval(&a, KW_OUT);
-	ret = ecp_file_encode(&a.code, kwval(&a, KW_IN), dir, &meta, &err);
+	in = kwval(&a, KW_IN);
+	/* Checked before anything is written; the library reads the file. */
+	if (a.has_block && !stat(in, &st) && (uint64_t)st.st_size != a.st.block)
+		return ecctl_error(ECCTL_USAGE, "\"block %s\": %s has %lld bytes",
+				   kwval(&a, KW_BLOCK), in, (long long)st.st_size);
+	ret = ecp_file_encode(&a.code, in, dir, a.st.cell, &meta, &err);
 	if (ret)
 		return lib_error(&a, ret, &err);
 	if (ecctl_opts.json) {
-		json_object *o = code_json(&a);
+		json_object *o = code_json(&a), *lens = json_object_new_array();
 
 		json_object_object_add(o, "dir", json_object_new_string(dir));
 		json_object_object_add(o, "length", json_object_new_int64((int64_t)meta.length));
 		json_object_object_add(o, "fragsize", json_object_new_int64((int64_t)meta.fragsize));
 		json_object_object_add(o, "fragments", json_object_new_int(a.code.k + a.code.m));
+		json_object_object_add(o, "layout",
+				       json_object_new_string(meta.cell ? "striped" : "padded"));
+		if (meta.cell)
+			json_object_object_add(o, "cell", json_object_new_int64(meta.cell));
+		for (int i = 0; i < a.code.k + a.code.m; i++)
+			json_object_array_add(lens, json_object_new_int64(
+				(int64_t)ecp_meta_frag_len(&meta, i)));
+		json_object_object_add(o, "lengths", lens);
 		ecctl_json_print(o);
 		return ECCTL_OK;
 	}
-	printf("encoded %" PRIu64 " bytes into %d fragments of %" PRIu64 " bytes in %s\n",
-	       meta.length, a.code.k + a.code.m, meta.fragsize, dir);
+	if (meta.cell)
+		printf("encoded %" PRIu64 " bytes striped in %" PRIu32 "-byte cells into %d fragments of at most %" PRIu64 " bytes in %s\n",
+		       meta.length, meta.cell, a.code.k + a.code.m, meta.fragsize, dir);
+	else
+		printf("encoded %" PRIu64 " bytes into %d fragments of %" PRIu64 " bytes in %s\n",
+		       meta.length, a.code.k + a.code.m, meta.fragsize, dir);
 	return ECCTL_OK;
 }
 
 static int code_decode(int argc, char **argv)
 {
-	static const int want[] = { KW_K, KW_M, KW_MATRIX, KW_LOST, KW_AVAIL, KW_DIR, KW_OUT, -1 };
+	static const int want[] = { KW_K, KW_M, KW_MATRIX, KW_LOST, KW_AVAIL, KW_BLOCK, KW_CELL,
+				    KW_DIR, KW_OUT, -1 };
 	struct code_args a;
 	struct ecp_coef co;
 	struct ecp_err err;
@@ -399,7 +484,7 @@ static int code_decode(int argc, char **argv)
 	if (ret)
 		return ret == CODE_HELP_SHOWN ? ECCTL_OK : ret;
 	ret = ecp_file_rebuild(&a.code, kwval(&a, KW_DIR), a.lost, a.avail, a.navail,
-			       kwval(&a, KW_OUT), &co, &fs, &err);
+			       a.has_block ? &a.st : NULL, kwval(&a, KW_OUT), &co, &fs, &err);
 	if (ret)
 		return lib_error(&a, ret, &err);
 	if (ecctl_opts.json) {
@@ -418,7 +503,8 @@ static int code_decode(int argc, char **argv)
 
 static int code_assemble(int argc, char **argv)
 {
-	static const int want[] = { KW_K, KW_M, KW_MATRIX, KW_AVAIL, KW_LENGTH, KW_DIR, KW_OUT, -1 };
+	static const int want[] = { KW_K, KW_M, KW_MATRIX, KW_AVAIL, KW_LENGTH, KW_BLOCK, KW_CELL,
+				    KW_DIR, KW_OUT, -1 };
 	struct code_args a;
 	struct ecp_err err;
 	uint64_t written = 0;
@@ -427,7 +513,7 @@ static int code_assemble(int argc, char **argv)
 	if (ret)
 		return ret == CODE_HELP_SHOWN ? ECCTL_OK : ret;
 	ret = ecp_file_assemble(&a.code, kwval(&a, KW_DIR), a.avail, a.navail, a.length,
-				kwval(&a, KW_OUT), &written, &err);
+				a.has_block ? &a.st : NULL, kwval(&a, KW_OUT), &written, &err);
 	if (ret)
 		return lib_error(&a, ret, &err);
 	if (ecctl_opts.json) {

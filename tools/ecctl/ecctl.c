@@ -11,9 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "ecctl.h"
+#include "size.h"
 
 #ifndef ECP_VERSION
 #define ECP_VERSION "0.1"
@@ -91,7 +93,6 @@ int ecctl_dispatch(const char *what, const struct ecctl_cmd *tab,
 	const struct ecctl_cmd *hit = NULL;
 	char names[512];
 	size_t len;
-	int nhits = 0;
 
 	if (argc < 1) {
 		if (!def) {
@@ -103,28 +104,19 @@ int ecctl_dispatch(const char *what, const struct ecctl_cmd *tab,
 				return c->fn(1, (char *[]){ (char *)def, NULL });
 		return ECCTL_USAGE;
 	}
+	/*
+	 * As in ip(8), a prefix of several commands means the first one the
+	 * table lists: "task s" stays "task show" now that "start" exists.
+	 */
 	len = strlen(argv[0]);
 	for (const struct ecctl_cmd *c = tab; c->name; c++) {
 		if (!strcmp(c->name, argv[0]))
 			return c->fn(argc, argv);
-		if (len && !strncmp(c->name, argv[0], len)) {
+		if (len && !hit && !strncmp(c->name, argv[0], len))
 			hit = c;
-			nhits++;
-		}
 	}
-	if (nhits == 1)
+	if (hit)
 		return hit->fn(argc, argv);
-	names[0] = '\0';
-	if (nhits > 1) {
-		size_t off = 0;
-
-		for (const struct ecctl_cmd *c = tab; c->name; c++)
-			if (!strncmp(c->name, argv[0], len))
-				off += snprintf(names + off, sizeof(names) - off, "%s%s",
-						off ? ", " : "", c->name);
-		return ecctl_error(ECCTL_USAGE, "ambiguous %s \"%s\": could be %s", what,
-				   argv[0], names);
-	}
 	list_names(names, sizeof(names), tab);
 	return ecctl_error(ECCTL_USAGE, "unknown %s \"%s\"; valid: %s", what, argv[0], names);
 }
@@ -190,6 +182,82 @@ int ecctl_parse_int(const char *kw, const char *val, long min, long max, long *o
 		return ecctl_error(ECCTL_USAGE, "\"%s %s\": must be in %ld..%ld", kw, val, min, max);
 	*out = v;
 	return 0;
+}
+
+int ecctl_parse_size(const char *kw, const char *val, uint64_t max, uint64_t *out)
+{
+	switch (ecp_parse_size(val, max, out)) {
+	case 0:
+		return 0;
+	case ECP_SIZE_BIG:
+		return ecctl_error(ECCTL_USAGE, "\"%s %s\": larger than %llu", kw, val,
+				   (unsigned long long)max);
+	default:
+		return ecctl_error(ECCTL_USAGE, "\"%s %s\": not a size (suffixes k, m, g)",
+				   kw, val);
+	}
+}
+
+/* tc(8)'s units: a bare number is bit/s, "bps" units are bytes/s. */
+static const struct {
+	const char *name;
+	double bits;
+} rate_units[] = {
+	{ "bit", 1 }, { "kbit", 1e3 }, { "mbit", 1e6 }, { "gbit", 1e9 }, { "tbit", 1e12 },
+	{ "kibit", 1024. }, { "mibit", 1048576. }, { "gibit", 1073741824. },
+	{ "tibit", 1099511627776. },
+	{ "bps", 8 }, { "kbps", 8e3 }, { "mbps", 8e6 }, { "gbps", 8e9 }, { "tbps", 8e12 },
+	{ "kibps", 8 * 1024. }, { "mibps", 8 * 1048576. }, { "gibps", 8 * 1073741824. },
+	{ "tibps", 8 * 1099511627776. },
+};
+
+int ecctl_parse_rate(const char *kw, const char *val, uint64_t *out)
+{
+	double v, bytes;
+	char *end;
+
+	if (!strcmp(val, "none")) {
+		*out = 0;
+		return 0;
+	}
+	errno = 0;
+	v = strtod(val, &end);
+	if (errno || end == val || v < 0 || v != v)
+		return ecctl_error(ECCTL_USAGE, "\"%s %s\": not a rate", kw, val);
+	bytes = v / 8;
+	if (*end) {
+		size_t i;
+
+		for (i = 0; i < sizeof(rate_units) / sizeof(rate_units[0]); i++)
+			if (!strcasecmp(end, rate_units[i].name))
+				break;
+		if (i == sizeof(rate_units) / sizeof(rate_units[0]))
+			return ecctl_error(ECCTL_USAGE,
+					   "\"%s %s\": unknown unit \"%s\" (bit, kbit, mbit, gbit, bps, kbps, mbps, gbps, ...)",
+					   kw, val, end);
+		bytes = v * rate_units[i].bits / 8;
+	}
+	if (bytes >= 18446744073709551615.0)
+		return ecctl_error(ECCTL_USAGE, "\"%s %s\": too large", kw, val);
+	if (v > 0 && bytes < 1)
+		return ecctl_error(ECCTL_USAGE, "\"%s %s\": below 1 byte/s (8bit); 0 or none lifts the cap",
+				   kw, val);
+	*out = (uint64_t)(bytes + 0.5);
+	return 0;
+}
+
+const char *ecctl_fmt_rate(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const unit[] = { "bit", "Kbit", "Mbit", "Gbit", "Tbit" };
+	double bits = (double)bytes * 8;
+	int u = 0;
+
+	while (u < 4 && bits >= 1000) {
+		bits /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.4g%s", bits, unit[u]);
+	return buf;
 }
 
 int ecctl_parse_list(const char *kw, const char *val, int max, int *out, int maxn)

@@ -4,8 +4,9 @@
  *
  *   ecctl [OPTIONS] OBJECT COMMAND [ARGS]
  *
- * Objects and commands are dispatched from tables (struct ecctl_cmd) with
- * unambiguous-prefix matching.  To add an object: write OBJECT.c with an
+ * Objects and commands are dispatched from tables (struct ecctl_cmd) by
+ * prefix, the first entry winning as in ip(8); keywords need an
+ * unambiguous prefix.  To add an object: write OBJECT.c with an
  * "int do_OBJECT(int argc, char **argv)" that dispatches its own command
  * table with ecctl_dispatch(), and add a line to the object table in
  * ecctl.c.  Commands parse "keyword value" pairs with ecctl_parse_kw().
@@ -15,6 +16,8 @@
 #ifndef ECCTL_H
 #define ECCTL_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <json-c/json.h>
 
 #define ECCTL_OK	0
@@ -35,7 +38,7 @@ struct ecctl_cmd {
 };
 
 /*
- * Find argv[0] in tab (exact name, else unique prefix) and call it with
+ * Find argv[0] in tab (exact name, else the first entry it is a prefix of) and call it with
  * argc/argv starting at the command word.  what names the level for
  * messages ("object", "code command").  argc == 0 runs def (may be NULL:
  * then it is a usage error).
@@ -72,6 +75,17 @@ int ecctl_parse_int(const char *kw, const char *val, long min, long max, long *o
 /* Parse a comma-separated list of integers in [0, max); returns count or
  * -ECCTL_USAGE after printing an error quoting "KW VAL". */
 int ecctl_parse_list(const char *kw, const char *val, int max, int *out, int maxn);
+
+/* Parse a size with an optional binary suffix k, m or g, at most max. */
+int ecctl_parse_size(const char *kw, const char *val, uint64_t max, uint64_t *out);
+
+/*
+ * Parse a rate in tc(8)'s units ("500mbit", "1gbit", "10mbps"; a bare
+ * number is bit/s) into bytes/s; "none" and 0 give 0 (no cap).
+ */
+int ecctl_parse_rate(const char *kw, const char *val, uint64_t *out);
+/* bytes/s as tc prints a rate ("500Mbit"). */
+const char *ecctl_fmt_rate(uint64_t bytes, char *buf, size_t len);
 
 /* Print a JSON object to stdout honouring -p; takes ownership. */
 void ecctl_json_print(json_object *obj);

@@ -31,6 +31,9 @@ static const char *const event_names[] = {
 	[ECPROXY_EVENT_CONN_ESTABLISHED] = "established",
 	[ECPROXY_EVENT_CONN_DONE] = "completed",
 	[ECPROXY_EVENT_CONN_FAILED] = "failed",
+	[ECPROXY_EVENT_TASK_STARTED] = "started",
+	[ECPROXY_EVENT_TASK_COMPLETED] = "completed",
+	[ECPROXY_EVENT_TASK_FAILED] = "failed",
 };
 
 /* An event message as JSON; NULL if it is not an event. */
@@ -81,6 +84,19 @@ static json_object *event_json(const struct nlmsghdr *nlh)
 				mnl_attr_get_u16(tb[ECPROXY_A_EVENT_SOURCE_PORT])));
 		json_object_object_add(o, "source", s);
 	}
+	if (tb[ECPROXY_A_EVENT_ERROR_TARGET]) {
+		json_object *s = json_object_new_object();
+
+		json_object_object_add(s, "index", json_object_new_int(
+			mnl_attr_get_u8(tb[ECPROXY_A_EVENT_ERROR_TARGET])));
+		if (tb[ECPROXY_A_EVENT_TARGET_ADDR])
+			json_object_object_add(s, "addr",
+					       ecctl_fmt_addr(tb[ECPROXY_A_EVENT_TARGET_ADDR]));
+		if (tb[ECPROXY_A_EVENT_TARGET_PORT])
+			json_object_object_add(s, "port", json_object_new_int(
+				mnl_attr_get_u16(tb[ECPROXY_A_EVENT_TARGET_PORT])));
+		json_object_object_add(o, "target", s);
+	}
 	if (tb[ECPROXY_A_EVENT_BYTES])
 		json_object_object_add(o, "bytes", json_object_new_int64(
 			(int64_t)mnl_attr_get_u64(tb[ECPROXY_A_EVENT_BYTES])));
@@ -107,15 +123,20 @@ static void event_text(json_object *o)
 	json_object *v, *s;
 
 	printf("task %s %s", str(o, "task"), str(o, "event"));
-	if (str(o, "vip"))
-		printf(" vip %s port %s sources %s", str(o, "vip"), str(o, "port"),
-		       str(o, "sources"));
+	if (str(o, "vip")) {
+		printf(" vip %s", str(o, "vip"));
+		if (str(o, "port"))
+			printf(" port %s", str(o, "port"));
+		printf(" sources %s", str(o, "sources"));
+	}
 	if (str(o, "client"))
 		printf(" client %s:%s", str(o, "client"), str(o, "client_port"));
 	if (str(o, "error"))
 		printf(" error %s", str(o, "error"));
 	if (json_object_object_get_ex(o, "source", &s))
 		printf(" source %s %s:%s", str(s, "index"), str(s, "addr"), str(s, "port"));
+	if (json_object_object_get_ex(o, "target", &s))
+		printf(" target %s %s:%s", str(s, "index"), str(s, "addr"), str(s, "port"));
 	if (json_object_object_get_ex(o, "bytes", &v))
 		printf(" bytes %" PRId64, json_object_get_int64(v));
 	if (json_object_object_get_ex(o, "duration_ms", &v))
@@ -151,15 +172,18 @@ static void monitor_usage(FILE *f)
 		"       ecctl monitor help\n"
 		"Prints the events of the network namespace as they happen, one per\n"
 		"line, until interrupted:\n"
-		"  task ID added vip ADDR port PORT sources K\n"
-		"  task ID changed | task ID deleted\n"
+		"  task ID added vip ADDR [ port PORT ] sources K\n"
+		"  task ID changed | task ID deleted | task ID started\n"
 		"  task ID established client ADDR:PORT\n"
-		"  task ID completed client ADDR:PORT bytes N duration MS ms\n"
-		"  task ID failed client ADDR:PORT error REASON [ source I ADDR:PORT ]\n"
-		"                 bytes N duration MS ms\n"
+		"  task ID completed [ client ADDR:PORT ] bytes N duration MS ms\n"
+		"  task ID failed [ client ADDR:PORT ] error REASON [ source I ADDR:PORT ]\n"
+		"                 [ target I ADDR:PORT ] bytes N duration MS ms\n"
 		"REASON := { source-refused | handshake-timeout | length-mismatch |\n"
 		"            client-reset | source-reset | idle-timeout | no-memory |\n"
-		"            task-deleted }\n"
+		"            task-deleted | source-timeout | client-timeout |\n"
+		"            target-refused | target-reset | target-timeout }\n"
+		"A task with targets has no client: \"started\" opens its run, which\n"
+		"ends \"completed\" or \"failed\".\n"
 		"With -j, one JSON object per line.  Needs CAP_NET_ADMIN; events the\n"
 		"kernel could not deliver are counted (\"ecctl stats\", events-dropped).\n");
 }

@@ -44,6 +44,23 @@ static const char *const conn_errors[] = {
 	[ECPROXY_ERR_TASK_DELETED] = "task-deleted",
 	[ECPROXY_ERR_SOURCE_TIMEOUT] = "source-timeout",
 	[ECPROXY_ERR_CLIENT_TIMEOUT] = "client-timeout",
+	[ECPROXY_ERR_TARGET_REFUSED] = "target-refused",
+	[ECPROXY_ERR_TARGET_RESET] = "target-reset",
+	[ECPROXY_ERR_TARGET_TIMEOUT] = "target-timeout",
+};
+
+static const char *const row_states[] = {
+	[ECPROXY_ROW_IDLE] = "idle",
+	[ECPROXY_ROW_SYN_SENT] = "syn-sent",
+	[ECPROXY_ROW_SENDING] = "sending",
+	[ECPROXY_ROW_DONE] = "done",
+	[ECPROXY_ROW_RESET] = "reset",
+};
+
+static const char *const modes[] = {
+	[ECPROXY_MODE_PULL] = "pull",
+	[ECPROXY_MODE_READ] = "read",
+	[ECPROXY_MODE_DEST] = "dest",
 };
 
 const char *ecctl_fmt_conn_error(unsigned int err)
@@ -133,6 +150,11 @@ json_object *ecctl_fmt_stats(const struct nlattr *nest)
 	if (tb[ECPROXY_A_STATS_LAST_ERROR_SOURCE])
 		json_object_object_add(o, "last_error_source", json_object_new_int(
 			mnl_attr_get_u8(tb[ECPROXY_A_STATS_LAST_ERROR_SOURCE])));
+	if (tb[ECPROXY_A_STATS_LAST_ERROR_TARGET])
+		json_object_object_add(o, "last_error_target", json_object_new_int(
+			mnl_attr_get_u8(tb[ECPROXY_A_STATS_LAST_ERROR_TARGET])));
+	if (tb[ECPROXY_A_STATS_RATE])
+		json_object_object_add(o, "rate", u64_json(tb[ECPROXY_A_STATS_RATE]));
 	return o;
 }
 
@@ -153,6 +175,8 @@ static json_object *source_json(const struct nlattr *nest)
 	if (tb[ECPROXY_A_SOURCE_FRAG])
 		json_object_object_add(o, "frag",
 				       json_object_new_int(mnl_attr_get_u8(tb[ECPROXY_A_SOURCE_FRAG])));
+	if (tb[ECPROXY_A_SOURCE_LENGTH])
+		json_object_object_add(o, "length", u64_json(tb[ECPROXY_A_SOURCE_LENGTH]));
 	st = json_object_new_object();
 	if (tb[ECPROXY_A_SOURCE_STATE])
 		json_object_object_add(st, "state", json_object_new_string(
@@ -163,6 +187,40 @@ static json_object *source_json(const struct nlattr *nest)
 		json_object_object_add(st, "segs_in", u64_json(tb[ECPROXY_A_SOURCE_SEGS_IN]));
 	if (tb[ECPROXY_A_SOURCE_DUP_BYTES])
 		json_object_object_add(st, "dup_bytes", u64_json(tb[ECPROXY_A_SOURCE_DUP_BYTES]));
+	json_object_object_add(o, "stats", st);
+	return o;
+}
+
+static json_object *row_json(const struct nlattr *nest)
+{
+	const struct nlattr *tb[ECPROXY_A_ROW_MAX + 1];
+	json_object *o = json_object_new_object(), *st;
+
+	ecctl_nl_parse_nested(nest, tb, ECPROXY_A_ROW_MAX);
+	if (tb[ECPROXY_A_ROW_FRAG])
+		json_object_object_add(o, "frag",
+				       json_object_new_int(mnl_attr_get_u8(tb[ECPROXY_A_ROW_FRAG])));
+	if (tb[ECPROXY_A_ROW_COEFS]) {
+		const uint8_t *c = mnl_attr_get_payload(tb[ECPROXY_A_ROW_COEFS]);
+		json_object *arr = json_object_new_array();
+
+		for (uint16_t i = 0; i < mnl_attr_get_payload_len(tb[ECPROXY_A_ROW_COEFS]); i++)
+			json_object_array_add(arr, json_object_new_int(c[i]));
+		json_object_object_add(o, "coefs", arr);
+	}
+	if (tb[ECPROXY_A_ROW_ADDR])
+		json_object_object_add(o, "addr", ecctl_fmt_addr(tb[ECPROXY_A_ROW_ADDR]));
+	if (tb[ECPROXY_A_ROW_PORT])
+		json_object_object_add(o, "port",
+				       json_object_new_int(mnl_attr_get_u16(tb[ECPROXY_A_ROW_PORT])));
+	if (tb[ECPROXY_A_ROW_LENGTH])
+		json_object_object_add(o, "length", u64_json(tb[ECPROXY_A_ROW_LENGTH]));
+	st = json_object_new_object();
+	if (tb[ECPROXY_A_ROW_STATE])
+		json_object_object_add(st, "state", json_object_new_string(
+			NAME(row_states, mnl_attr_get_u8(tb[ECPROXY_A_ROW_STATE]))));
+	if (tb[ECPROXY_A_ROW_BYTES_OUT])
+		json_object_object_add(st, "bytes_out", u64_json(tb[ECPROXY_A_ROW_BYTES_OUT]));
 	json_object_object_add(o, "stats", st);
 	return o;
 }
@@ -179,9 +237,21 @@ json_object *ecctl_fmt_task(const struct nlmsghdr *nlh)
 	json_object_object_add(o, "id", json_object_new_int64(mnl_attr_get_u32(tb[ECPROXY_A_TASK_ID])));
 	if (tb[ECPROXY_A_TASK_VIP])
 		json_object_object_add(o, "vip", ecctl_fmt_addr(tb[ECPROXY_A_TASK_VIP]));
-	if (tb[ECPROXY_A_TASK_PORT])
+	/* A task with targets serves no port: 0 means none. */
+	if (tb[ECPROXY_A_TASK_PORT] && mnl_attr_get_u16(tb[ECPROXY_A_TASK_PORT]))
 		json_object_object_add(o, "port",
 				       json_object_new_int(mnl_attr_get_u16(tb[ECPROXY_A_TASK_PORT])));
+	if (tb[ECPROXY_A_TASK_MODE])
+		json_object_object_add(o, "mode", json_object_new_string(
+			NAME(modes, mnl_attr_get_u8(tb[ECPROXY_A_TASK_MODE]))));
+	if (tb[ECPROXY_A_TASK_BLOCK])
+		json_object_object_add(o, "block", u64_json(tb[ECPROXY_A_TASK_BLOCK]));
+	if (tb[ECPROXY_A_TASK_CELL])
+		json_object_object_add(o, "cell", json_object_new_int64(
+			mnl_attr_get_u32(tb[ECPROXY_A_TASK_CELL])));
+	/* bytes/s as tc -j prints rates; 0 is no cap. */
+	if (tb[ECPROXY_A_TASK_RATE])
+		json_object_object_add(o, "rate", u64_json(tb[ECPROXY_A_TASK_RATE]));
 	if (tb[ECPROXY_A_TASK_CLIENT]) {
 		json_object *c = ecctl_fmt_addr(tb[ECPROXY_A_TASK_CLIENT]);
 		char buf[80];
@@ -217,6 +287,13 @@ json_object *ecctl_fmt_task(const struct nlmsghdr *nlh)
 		mnl_attr_for_each_nested(s, tb[ECPROXY_A_TASK_SOURCES])
 			json_object_array_add(srcs, source_json(s));
 	json_object_object_add(o, "sources", srcs);
+	if (tb[ECPROXY_A_TASK_ROWS]) {
+		json_object *rows = json_object_new_array();
+
+		mnl_attr_for_each_nested(s, tb[ECPROXY_A_TASK_ROWS])
+			json_object_array_add(rows, row_json(s));
+		json_object_object_add(o, "rows", rows);
+	}
 	if (tb[ECPROXY_A_TASK_STATS])
 		json_object_object_add(o, "stats", ecctl_fmt_stats(tb[ECPROXY_A_TASK_STATS]));
 	return o;
@@ -225,13 +302,15 @@ json_object *ecctl_fmt_task(const struct nlmsghdr *nlh)
 void ecctl_fmt_strip_stats(json_object *tasks)
 {
 	for (size_t i = 0; i < json_object_array_length(tasks); i++) {
-		json_object *t = json_object_array_get_idx(tasks, i), *srcs;
+		json_object *t = json_object_array_get_idx(tasks, i), *arr;
 
 		json_object_object_del(t, "stats");
-		if (!json_object_object_get_ex(t, "sources", &srcs))
-			continue;
-		for (size_t j = 0; j < json_object_array_length(srcs); j++)
-			json_object_object_del(json_object_array_get_idx(srcs, j), "stats");
+		if (json_object_object_get_ex(t, "sources", &arr))
+			for (size_t j = 0; j < json_object_array_length(arr); j++)
+				json_object_object_del(json_object_array_get_idx(arr, j), "stats");
+		if (json_object_object_get_ex(t, "rows", &arr))
+			for (size_t j = 0; j < json_object_array_length(arr); j++)
+				json_object_object_del(json_object_array_get_idx(arr, j), "stats");
 	}
 }
 
@@ -252,6 +331,7 @@ static int64_t num(json_object *o, const char *key)
 void ecctl_fmt_stats_text(json_object *st, const char *in)
 {
 	json_object *drops, *v;
+	char rate[32];
 
 	printf("%sconnections %" PRId64 " done %" PRId64 " failed %" PRId64,
 	       in, num(st, "conns"), num(st, "conns_done"), num(st, "conns_failed"));
@@ -261,6 +341,8 @@ void ecctl_fmt_stats_text(json_object *st, const char *in)
 		printf(" last-error %s", json_object_get_string(v));
 	if (json_object_object_get_ex(st, "last_error_source", &v))
 		printf(" (source %d)", json_object_get_int(v));
+	if (json_object_object_get_ex(st, "last_error_target", &v))
+		printf(" (target %d)", json_object_get_int(v));
 	printf("\n%sbytes in %" PRId64 " out %" PRId64 " segments out %" PRId64
 	       " applied %" PRId64 " duplicates %" PRId64 " resent %" PRId64 "\n",
 	       in, num(st, "bytes_in"), num(st, "bytes_out"), num(st, "segs_out"),
@@ -270,9 +352,14 @@ void ecctl_fmt_stats_text(json_object *st, const char *in)
 	       in, num(st, "window_clamps"), num(st, "peak_buffer"), num(st, "overflow"),
 	       num(st, "prompts"));
 	printf("%spmtu-updates %" PRId64 " time-wait-resets %" PRId64
-	       " window-probes %" PRId64 "\n",
+	       " window-probes %" PRId64,
 	       in, num(st, "pmtu_updates"), num(st, "time_wait_resets"),
 	       num(st, "window_probes"));
+	/* A task's: what its last run sent per second. */
+	if (json_object_object_get_ex(st, "rate", &v))
+		printf(" measured-rate %s",
+		       ecctl_fmt_rate((uint64_t)json_object_get_int64(v), rate, sizeof(rate)));
+	printf("\n");
 	if (json_object_object_get_ex(st, "drops", &drops)) {
 		printf("%sdrops", in);
 		json_object_object_foreach(drops, key, val) {
@@ -288,14 +375,55 @@ void ecctl_fmt_stats_text(json_object *st, const char *in)
 	}
 }
 
+/* "    row 0 frag 6 target 10.0.3.2:9000 coefs 0x1d,0x02,..." */
+static void row_text(json_object *r, size_t i, int stats)
+{
+	json_object *v, *st;
+
+	printf("    row %zu", i);
+	if (json_object_object_get_ex(r, "frag", &v))
+		printf(" frag %d", json_object_get_int(v));
+	if (json_object_object_get_ex(r, "addr", &v))
+		printf(" target %s:%" PRId64, json_object_get_string(v), num(r, "port"));
+	if (json_object_object_get_ex(r, "length", &v))
+		printf(" length %" PRId64, json_object_get_int64(v));
+	if (json_object_object_get_ex(r, "coefs", &v)) {
+		printf(" coefs ");
+		for (size_t j = 0; j < json_object_array_length(v); j++)
+			printf("%s0x%02x", j ? "," : "",
+			       (unsigned int)json_object_get_int(json_object_array_get_idx(v, j)));
+	}
+	printf("\n");
+	if (stats && json_object_object_get_ex(r, "stats", &st))
+		printf("        state %s bytes-out %" PRId64 "\n", str(st, "state"),
+		       num(st, "bytes_out"));
+}
+
 void ecctl_fmt_task_text(json_object *t, int stats)
 {
-	json_object *v, *srcs, *to;
+	json_object *v, *srcs, *rows, *to;
+	const char *mode = "pull";
+	char rate[32];
 
-	printf("task %" PRId64 " vip %s port %" PRId64, num(t, "id"), str(t, "vip"), num(t, "port"));
+	if (json_object_object_get_ex(t, "mode", &v))
+		mode = json_object_get_string(v);
+	printf("task %" PRId64 " vip %s", num(t, "id"), str(t, "vip"));
+	if (json_object_object_get_ex(t, "port", &v))
+		printf(" port %d", json_object_get_int(v));
 	if (json_object_object_get_ex(t, "client", &v))
 		printf(" client %s", json_object_get_string(v));
 	printf(" state %s\n", str(t, "state"));
+	/* Only what differs from a plain pull task, whose text stays as it was. */
+	if (strcmp(mode, "pull") || num(t, "cell") || num(t, "rate")) {
+		printf("    mode %s", mode);
+		if (json_object_object_get_ex(t, "block", &v))
+			printf(" block %" PRId64 " cell %" PRId64, json_object_get_int64(v),
+			       num(t, "cell"));
+		if (num(t, "rate"))
+			printf(" rate %s", ecctl_fmt_rate((uint64_t)num(t, "rate"), rate,
+							  sizeof(rate)));
+		printf("\n");
+	}
 	printf("    buffer %" PRId64 " memory %" PRId64, num(t, "buffer"), num(t, "memory"));
 	if (json_object_object_get_ex(t, "timeouts", &to))
 		printf(" timeout handshake %" PRId64 " idle %" PRId64 " linger %" PRId64,
@@ -303,20 +431,28 @@ void ecctl_fmt_task_text(json_object *t, int stats)
 	printf("\n");
 	if (stats && json_object_object_get_ex(t, "stats", &v))
 		ecctl_fmt_stats_text(v, "    ");
-	if (!json_object_object_get_ex(t, "sources", &srcs))
-		return;
-	for (size_t i = 0; i < json_object_array_length(srcs); i++) {
-		json_object *s = json_object_array_get_idx(srcs, i), *st;
+	if (json_object_object_get_ex(t, "sources", &srcs)) {
+		for (size_t i = 0; i < json_object_array_length(srcs); i++) {
+			json_object *s = json_object_array_get_idx(srcs, i), *st;
 
-		printf("    source %zu %s:%" PRId64, i, str(s, "addr"), num(s, "port"));
-		if (json_object_object_get_ex(s, "frag", &v))
-			printf(" frag %d", json_object_get_int(v));
-		printf(" coef 0x%02x\n", (unsigned int)num(s, "coef"));
-		if (stats && json_object_object_get_ex(s, "stats", &st))
-			printf("        state %s bytes-in %" PRId64 " segments-in %" PRId64
-			       " dup-bytes %" PRId64 "\n", str(st, "state"),
-			       num(st, "bytes_in"), num(st, "segs_in"), num(st, "dup_bytes"));
+			printf("    source %zu %s:%" PRId64, i, str(s, "addr"), num(s, "port"));
+			if (json_object_object_get_ex(s, "frag", &v))
+				printf(" frag %d", json_object_get_int(v));
+			if (json_object_object_get_ex(s, "length", &v))
+				printf(" length %" PRId64, json_object_get_int64(v));
+			if (json_object_object_get_ex(s, "coef", &v))
+				printf(" coef 0x%02x", (unsigned int)json_object_get_int(v));
+			printf("\n");
+			if (stats && json_object_object_get_ex(s, "stats", &st))
+				printf("        state %s bytes-in %" PRId64 " segments-in %" PRId64
+				       " dup-bytes %" PRId64 "\n", str(st, "state"),
+				       num(st, "bytes_in"), num(st, "segs_in"), num(st, "dup_bytes"));
+		}
 	}
+	/* A pull task's one row is its sources' coefficients, shown above. */
+	if (strcmp(mode, "pull") && json_object_object_get_ex(t, "rows", &rows))
+		for (size_t i = 0; i < json_object_array_length(rows); i++)
+			row_text(json_object_array_get_idx(rows, i), i, stats);
 }
 
 /* Policy errors point at an attribute: name it the way the user typed it. */
@@ -333,6 +469,11 @@ int ecctl_describe_task_attr(const struct nlmsghdr *req, uint32_t off, char *buf
 		[ECPROXY_A_TASK_HANDSHAKE_TIMEOUT] = "timeout handshake",
 		[ECPROXY_A_TASK_IDLE_TIMEOUT] = "timeout idle",
 		[ECPROXY_A_TASK_LINGER_TIMEOUT] = "timeout linger",
+		[ECPROXY_A_TASK_MODE] = "mode",
+		[ECPROXY_A_TASK_ROWS] = "dest",
+		[ECPROXY_A_TASK_BLOCK] = "block",
+		[ECPROXY_A_TASK_CELL] = "cell",
+		[ECPROXY_A_TASK_RATE] = "rate",
 	};
 	const struct nlattr *a;
 

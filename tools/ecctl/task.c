@@ -26,38 +26,59 @@
 static void task_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: ecctl task add id ID vip ADDR port PORT [ client PREFIX ]\n"
-		"                      [ code PROFILE k K m M lost I [ matrix SPEC ] ]\n"
-		"                      source ADDR:PORT[:FRAG] [ coef C ] [ source ... ]\n"
+		"Usage: ecctl task add id ID vip ADDR [ port PORT ] [ client PREFIX ]\n"
+		"                      code PROFILE k K m M lost I[,I...] [ matrix SPEC ]\n"
+		"                      source ADDR:PORT:FRAG [ source ... ]\n"
+		"                      [ dest ADDR:PORT:FRAG [ dest ... ] ] [ read ]\n"
+		"                      [ block BYTES cell SIZE ] [ rate RATE ]\n"
 		"                      [ buffer SIZE ] [ timeout TIMEOUT MS [ TIMEOUT MS ... ] ]\n"
-		"       ecctl task change id ID [ client { PREFIX | any } ] [ buffer SIZE ]\n"
-		"                         [ timeout TIMEOUT MS [ TIMEOUT MS ... ] ]\n"
+		"       ecctl task add id ID vip ADDR port PORT [ client PREFIX ]\n"
+		"                      source ADDR:PORT coef C [ source ADDR:PORT coef C ... ]\n"
+		"                      [ rate RATE ] [ buffer SIZE ] [ timeout ... ]\n"
+		"       ecctl task start id ID\n"
+		"       ecctl task change id ID [ rate { RATE | none } ] [ client { PREFIX | any } ]\n"
+		"                         [ buffer SIZE ] [ timeout TIMEOUT MS [ TIMEOUT MS ... ] ]\n"
 		"       ecctl task del id ID\n"
 		"       ecctl task show [ id ID ] [ -s ]\n"
 		"       ecctl task flush\n"
 		"       ecctl task help\n"
 		"ID      := task number, 1..4294967295, unique in the network namespace\n"
-		"ADDR    := IPv4 address; PORT := 1..65535\n"
+		"ADDR    := IPv4 address; PORT := 1..65535; FRAG := fragment index\n"
 		"PREFIX  := ADDR[/LEN]: only clients in it may connect (default: any;\n"
 		"           \"any\" or 0.0.0.0/0 lifts the filter)\n"
 		"PROFILE := a coding profile (see \"ecctl code profiles\")\n"
+		"BYTES   := the block group's length; SIZE: its cell (stripe unit); both\n"
+		"           take suffixes k, m, g\n"
+		"RATE    := tc units: 500mbit, 1gbit, 100mbps (bytes), a bare number is bit/s\n"
 		"SIZE    := decode buffer, bytes, 4096..64M, suffixes k, m (default 1m)\n"
 		"TIMEOUT := { handshake | idle | linger }, MS in milliseconds\n"
 		"           (defaults 3000, 60000, 1000)\n"
 		"\n"
-		"A client connecting to ADDR:PORT of vip receives sum_j C_j * stream_j\n"
-		"over GF(2^8), stream_j being what source j sends.  Give the coefficients\n"
-		"either explicitly, \"coef C\" (1..255) after every source, or with\n"
-		"\"code\": then list exactly K sources, each with the index FRAG of the\n"
-		"fragment it serves, and ecctl computes the coefficients that rebuild\n"
-		"fragment I (as \"ecctl code coef ... avail FRAG,FRAG,...\" prints them).\n"
+		"S reads the K sources (surviving fragments FRAG of a code PROFILE k K\n"
+		"m M) once and rebuilds the lost fragments over GF(2^8) on the way:\n"
+		"  pull  (no dest, no read, one lost fragment): a client connecting to\n"
+		"        vip:port receives fragment I.  \"source ... coef C\" gives the\n"
+		"        coefficients explicitly instead of \"code\".\n"
+		"  dest  one target per lost fragment: \"task start\" makes S connect\n"
+		"        from vip to every target and send it its fragment, then FIN.\n"
+		"        The task ends completed when every target acknowledged all,\n"
+		"        or failed (see \"ecctl monitor\"); it can be started again.\n"
+		"  read  (needs block and cell) a client connecting to vip:port\n"
+		"        receives the block in logical order, the lost data fragments'\n"
+		"        cells rebuilt.\n"
+		"block/cell describe an HDFS-style striped block group: data fragments\n"
+		"are not padded, parity fragments are as long as data fragment 0, so\n"
+		"that S knows every fragment's exact length.  Without them, fragments\n"
+		"must be of equal length.\n"
+		"rate caps the task's output; sources follow through the window.\n"
 		"\n"
-		"change applies only while the task is idle (no client connection, not\n"
-		"even a lingering one); vip, port and sources cannot be changed.  A new\n"
-		"buffer is reserved against the namespace cap before the old is freed.\n"
+		"change applies client, buffer and timeouts while the task is idle,\n"
+		"rate at any time; vip, port, sources, targets and the layout cannot\n"
+		"be changed.  A new buffer is reserved before the old is freed.\n"
 		"\n"
-		"show -s adds statistics.  Errors from the kernel are printed as\n"
-		"\"Error: MESSAGE\" with exit status 1; usage errors exit with 2.\n");
+		"show -s adds statistics and the measured rate.  Errors from the\n"
+		"kernel are printed as \"Error: MESSAGE\" with exit status 1; usage\n"
+		"errors exit with 2.\n");
 }
 
 static int task_help(int argc, char **argv)
@@ -118,27 +139,6 @@ static int parse_ip4(const char *kw, const char *val, struct in_addr *out)
 	return 0;
 }
 
-/* SIZE with an optional k/m/g (binary) suffix. */
-static int parse_size(const char *kw, const char *val, uint32_t *out)
-{
-	unsigned long long v, mul = 1;
-	char *end;
-
-	errno = 0;
-	v = strtoull(val, &end, 0);
-	if (errno || end == val || *val == '-')
-		return ecctl_error(ECCTL_USAGE, "\"%s %s\": not a size", kw, val);
-	switch (*end) {
-	case 'k': case 'K': mul = 1ULL << 10; end++; break;
-	case 'm': case 'M': mul = 1ULL << 20; end++; break;
-	case 'g': case 'G': mul = 1ULL << 30; end++; break;
-	}
-	if (*end || v > UINT32_MAX / mul)
-		return ecctl_error(ECCTL_USAGE, "\"%s %s\": not a size below 4g", kw, val);
-	*out = (uint32_t)(v * mul);
-	return 0;
-}
-
 struct src_arg {
 	const char *text;
 	struct in_addr addr;
@@ -147,8 +147,8 @@ struct src_arg {
 	int coef;		/* -1 if not given */
 };
 
-/* ADDR:PORT[:FRAG] */
-static int parse_source(const char *val, struct src_arg *s)
+/* ADDR:PORT[:FRAG] of a source or a target (kw) */
+static int parse_endpoint(const char *kw, const char *val, struct src_arg *s)
 {
 	char buf[64], *port, *frag, *end;
 	long v;
@@ -157,42 +157,59 @@ static int parse_source(const char *val, struct src_arg *s)
 	s->frag = -1;
 	s->coef = -1;
 	if (snprintf(buf, sizeof(buf), "%s", val) >= (int)sizeof(buf))
-		return ecctl_error(ECCTL_USAGE, "\"source %s\": too long", val);
+		return ecctl_error(ECCTL_USAGE, "\"%s %s\": too long", kw, val);
 	port = strchr(buf, ':');
 	if (!port)
-		return ecctl_error(ECCTL_USAGE, "\"source %s\": expected ADDR:PORT[:FRAG]", val);
+		return ecctl_error(ECCTL_USAGE, "\"%s %s\": expected ADDR:PORT%s", kw, val,
+				   strcmp(kw, "dest") ? "[:FRAG]" : ":FRAG");
 	*port++ = '\0';
 	frag = strchr(port, ':');
 	if (frag)
 		*frag++ = '\0';
 	if (inet_pton(AF_INET, buf, &s->addr) != 1)
-		return ecctl_error(ECCTL_USAGE, "\"source %s\": \"%s\" is not an IPv4 address",
-				   val, buf);
+		return ecctl_error(ECCTL_USAGE, "\"%s %s\": \"%s\" is not an IPv4 address",
+				   kw, val, buf);
 	errno = 0;
 	v = strtol(port, &end, 10);
 	if (errno || end == port || *end || v < 0 || v > 65535)
-		return ecctl_error(ECCTL_USAGE, "\"source %s\": \"%s\" is not a port", val, port);
+		return ecctl_error(ECCTL_USAGE, "\"%s %s\": \"%s\" is not a port", kw, val, port);
 	s->port = (uint16_t)v;
 	if (frag) {
 		v = strtol(frag, &end, 10);
 		if (end == frag || *end || v < 0 || v > 255)
 			return ecctl_error(ECCTL_USAGE,
-					   "\"source %s\": \"%s\" is not a fragment index", val, frag);
+					   "\"%s %s\": \"%s\" is not a fragment index", kw, val, frag);
 		s->frag = (int)v;
 	}
+	if (!strcmp(kw, "dest") && s->frag < 0)
+		return ecctl_error(ECCTL_USAGE,
+				   "\"dest %s\": name the fragment it stores, ADDR:PORT:FRAG", val);
 	return 0;
 }
+
+/* One output: the fragment it rebuilds and its coefficients per source. */
+struct row_arg {
+	int frag;
+	uint8_t coef[TASK_MAX_SOURCES];
+	const struct src_arg *target;	/* NULL without dest */
+};
 
 struct add_args {
 	uint32_t id, buffer, timeout[3];
 	int has_id, has_vip, has_port, has_client, has_buffer, has_timeout[3];
+	int has_rate, read;
 	struct in_addr vip, client;
 	uint16_t port;
 	int prefix;
-	const char *profile, *k, *m, *lost, *matrix;
+	uint64_t rate, block, cell;
+	const char *profile, *k, *m, *lost, *matrix, *block_text;
 	struct src_arg src[TASK_MAX_SOURCES];
 	int nsrc;
-	uint8_t coef[TASK_MAX_SOURCES];
+	struct src_arg dst[TASK_MAX_SOURCES];
+	int ndst;
+	struct row_arg row[TASK_MAX_SOURCES];
+	int nrow;
+	uint8_t mode;
 };
 
 static const char *const timeout_names[] = { "handshake", "idle", "linger", NULL };
@@ -202,10 +219,10 @@ static const int timeout_attr[] = {
 };
 
 enum { A_ID, A_VIP, A_PORT, A_CLIENT, A_CODE, A_K, A_M, A_LOST, A_MATRIX,
-       A_SOURCE, A_COEF, A_BUFFER, A_TIMEOUT };
+       A_SOURCE, A_COEF, A_DEST, A_READ, A_BLOCK, A_CELL, A_RATE, A_BUFFER, A_TIMEOUT };
 static const char *const add_names[] = {
 	"id", "vip", "port", "client", "code", "k", "m", "lost", "matrix",
-	"source", "coef", "buffer", "timeout", NULL
+	"source", "coef", "dest", "read", "block", "cell", "rate", "buffer", "timeout", NULL
 };
 
 static int parse_client(const char *val, struct add_args *a)
@@ -269,6 +286,17 @@ static int parse_timeouts(int argc, char **argv, int *i, struct add_args *a)
 	return 0;
 }
 
+static int parse_buffer(const char *val, struct add_args *a)
+{
+	uint64_t v;
+
+	if (ecctl_parse_size("buffer", val, UINT32_MAX, &v))
+		return ECCTL_USAGE;
+	a->buffer = (uint32_t)v;
+	a->has_buffer = 1;
+	return 0;
+}
+
 static int parse_add(int argc, char **argv, struct add_args *a)
 {
 	const char **text[] = { [A_CODE] = &a->profile, [A_K] = &a->k, [A_M] = &a->m,
@@ -282,6 +310,14 @@ static int parse_add(int argc, char **argv, struct add_args *a)
 
 		if (kw < 0)
 			return kw_error(argv[i], kw, add_names);
+		if (kw == A_READ) {
+			/* A flag: no value. */
+			if (a->read)
+				return ecctl_error(ECCTL_USAGE, "\"read\": given twice");
+			a->read = 1;
+			i--;
+			continue;
+		}
 		if (!val)
 			return ecctl_error(ECCTL_USAGE, "\"%s\": missing value", argv[i]);
 		switch (kw) {
@@ -314,7 +350,13 @@ static int parse_add(int argc, char **argv, struct add_args *a)
 			if (a->nsrc >= TASK_MAX_SOURCES)
 				return ecctl_error(ECCTL_USAGE, "more than %d sources",
 						   TASK_MAX_SOURCES);
-			ret = parse_source(val, &a->src[a->nsrc++]);
+			ret = parse_endpoint("source", val, &a->src[a->nsrc++]);
+			break;
+		case A_DEST:
+			if (a->ndst >= TASK_MAX_SOURCES)
+				return ecctl_error(ECCTL_USAGE, "more than %d targets",
+						   TASK_MAX_SOURCES);
+			ret = parse_endpoint("dest", val, &a->dst[a->ndst++]);
 			break;
 		case A_COEF: {
 			long v;
@@ -328,9 +370,21 @@ static int parse_add(int argc, char **argv, struct add_args *a)
 			a->src[a->nsrc - 1].coef = (int)v;
 			break;
 		}
+		case A_BLOCK:
+			a->block_text = val;
+			ret = ecctl_parse_size("block", val, UINT64_MAX, &a->block);
+			break;
+		case A_CELL:
+			ret = ecctl_parse_size("cell", val, UINT32_MAX, &a->cell);
+			if (!ret && !a->cell)
+				ret = ecctl_error(ECCTL_USAGE, "\"cell %s\": must not be 0", val);
+			break;
+		case A_RATE:
+			ret = ecctl_parse_rate("rate", val, &a->rate);
+			a->has_rate = 1;
+			break;
 		case A_BUFFER:
-			ret = parse_size("buffer", val, &a->buffer);
-			a->has_buffer = 1;
+			ret = parse_buffer(val, a);
 			break;
 		case A_TIMEOUT:
 			ret = parse_timeouts(argc, argv, &i, a);
@@ -339,22 +393,27 @@ static int parse_add(int argc, char **argv, struct add_args *a)
 		if (ret)
 			return ECCTL_USAGE;
 	}
-	if (!a->has_id || !a->has_vip || !a->has_port)
-		return ecctl_error(ECCTL_USAGE, "missing \"%s\"",
-				   !a->has_id ? "id ID" : !a->has_vip ? "vip ADDR" : "port PORT");
+	if (!a->has_id || !a->has_vip)
+		return ecctl_error(ECCTL_USAGE, "missing \"%s\"", !a->has_id ? "id ID" : "vip ADDR");
+	if (!!a->block_text != !!a->cell)
+		return ecctl_error(ECCTL_USAGE, "block and cell go together: give both or neither");
+	if (a->ndst && a->read)
+		return ecctl_error(ECCTL_USAGE,
+				   "\"read\" serves a client; it cannot be combined with dest");
+	a->mode = a->ndst ? ECPROXY_MODE_DEST : a->read ? ECPROXY_MODE_READ : ECPROXY_MODE_PULL;
+	/* A task with targets connects out from the VIP: no port to serve. */
+	if (a->mode != ECPROXY_MODE_DEST && !a->has_port)
+		return ecctl_error(ECCTL_USAGE, "missing \"port PORT\" (only dest tasks go without)");
 	return 0;
 }
 
-/* Coefficients from the code profile and the sources' fragment indices. */
-static int code_coefs(struct add_args *a)
+/* The code of "code PROFILE k K m M [matrix SPEC]" into c. */
+static int parse_code(const struct add_args *a, struct ecp_code *c)
 {
 	uint8_t parity[ECP_MAX_M * ECP_MAX_K];
 	const struct ecp_profile *p;
-	int avail[ECP_MAX_K];
-	struct ecp_code code;
-	struct ecp_coef co;
 	struct ecp_err err;
-	long k, m, lost;
+	long k, m;
 
 	if (!a->k || !a->m || !a->lost)
 		return ecctl_error(ECCTL_USAGE, "\"code %s\" needs k K m M lost I", a->profile);
@@ -363,8 +422,7 @@ static int code_coefs(struct add_args *a)
 		return ecctl_error(ECCTL_USAGE, "unknown profile \"%s\" (see \"ecctl code profiles\")",
 				   a->profile);
 	if (ecctl_parse_int("k", a->k, 1, ECP_MAX_K, &k) ||
-	    ecctl_parse_int("m", a->m, 1, ECP_MAX_M, &m) ||
-	    ecctl_parse_int("lost", a->lost, 0, k + m - 1, &lost))
+	    ecctl_parse_int("m", a->m, 1, ECP_MAX_M, &m))
 		return ECCTL_USAGE;
 	if (p->id == ECP_PROFILE_MATRIX) {
 		if (!a->matrix)
@@ -375,12 +433,56 @@ static int code_coefs(struct add_args *a)
 		return ecctl_error(ECCTL_USAGE, "\"matrix %s\": only profile matrix takes a matrix",
 				   a->matrix);
 	}
-	if (ecp_code_init(&code, p, (int)k, (int)m,
-			  p->id == ECP_PROFILE_MATRIX ? parity : NULL, &err))
+	if (ecp_code_init(c, p, (int)k, (int)m, p->id == ECP_PROFILE_MATRIX ? parity : NULL, &err))
 		return ecctl_error(ECCTL_USAGE, "%s", err.msg);
-	if (a->nsrc != k)
-		return ecctl_error(ECCTL_USAGE, "code with k=%ld needs exactly %ld sources, got %d",
-				   k, k, a->nsrc);
+	return 0;
+}
+
+/*
+ * Row r rebuilds fragment frag from the sources: the unit vector when a
+ * source serves frag itself (a read passes that data fragment through),
+ * else the decode coefficients over the sources' fragments.
+ */
+static int code_row(const struct ecp_code *c, const struct add_args *a, const int *avail,
+		    int frag, struct row_arg *r)
+{
+	struct ecp_coef co;
+	struct ecp_err err;
+
+	memset(r, 0, sizeof(*r));
+	r->frag = frag;
+	for (int i = 0; i < a->nsrc; i++) {
+		if (avail[i] == frag) {
+			r->coef[i] = 1;
+			return 0;
+		}
+	}
+	if (ecp_code_coef(c, frag, avail, a->nsrc, &co, &err))
+		return ecctl_error(ECCTL_USAGE, "fragment %d: %s", frag, err.msg);
+	memcpy(r->coef, co.coef, (size_t)a->nsrc);
+	return 0;
+}
+
+/* The rows of the mode, from the code, the lost fragments and the targets. */
+static int code_rows(struct add_args *a)
+{
+	int lost[ECP_MAX_N], avail[ECP_MAX_K], nlost;
+	struct ecp_code code;
+	int ret, n;
+
+	ret = parse_code(a, &code);
+	if (ret)
+		return ret;
+	n = code.k + code.m;
+	nlost = ecctl_parse_list("lost", a->lost, n, lost, n);
+	if (nlost < 0)
+		return ECCTL_USAGE;
+	if (nlost > code.m)
+		return ecctl_error(ECCTL_USAGE, "\"lost %s\": %d fragments lost, m=%d can be rebuilt",
+				   a->lost, nlost, code.m);
+	if (a->nsrc != code.k)
+		return ecctl_error(ECCTL_USAGE, "code with k=%d needs exactly %d sources, got %d",
+				   code.k, code.k, a->nsrc);
 	for (int i = 0; i < a->nsrc; i++) {
 		if (a->src[i].frag < 0)
 			return ecctl_error(ECCTL_USAGE,
@@ -390,16 +492,62 @@ static int code_coefs(struct add_args *a)
 			return ecctl_error(ECCTL_USAGE,
 					   "\"source %s\": coef cannot be combined with code",
 					   a->src[i].text);
+		if (a->src[i].frag >= n)
+			return ecctl_error(ECCTL_USAGE, "\"source %s\": fragment index must be < k+m (%d)",
+					   a->src[i].text, n);
+		for (int j = 0; j < nlost; j++)
+			if (lost[j] == a->src[i].frag)
+				return ecctl_error(ECCTL_USAGE,
+						   "\"source %s\": fragment %d is lost",
+						   a->src[i].text, lost[j]);
 		avail[i] = a->src[i].frag;
 	}
-	if (ecp_code_coef(&code, (int)lost, avail, a->nsrc, &co, &err))
-		return ecctl_error(ECCTL_USAGE, "%s", err.msg);
-	for (int i = 0; i < a->nsrc; i++)
-		a->coef[i] = co.coef[i];
-	return 0;
+	switch (a->mode) {
+	case ECPROXY_MODE_PULL:
+		if (nlost != 1)
+			return ecctl_error(ECCTL_USAGE,
+					   "\"lost %s\": a client reads one fragment; several lost fragments need dest targets or read",
+					   a->lost);
+		a->nrow = 1;
+		return code_row(&code, a, avail, lost[0], &a->row[0]);
+	case ECPROXY_MODE_READ:
+		for (int j = 0; j < nlost; j++)
+			if (lost[j] >= code.k)
+				return ecctl_error(ECCTL_USAGE,
+						   "\"lost %s\": a read rebuilds data fragments (0..%d), not %d",
+						   a->lost, code.k - 1, lost[j]);
+		a->nrow = code.k;
+		for (int f = 0; f < code.k; f++)
+			if (code_row(&code, a, avail, f, &a->row[f]))
+				return ECCTL_USAGE;
+		return 0;
+	default:
+		if (a->ndst != nlost)
+			return ecctl_error(ECCTL_USAGE, "\"lost %s\": %d lost fragments but %d dest targets",
+					   a->lost, nlost, a->ndst);
+		a->nrow = a->ndst;
+		for (int i = 0; i < a->ndst; i++) {
+			int hit = 0;
+
+			for (int j = 0; j < nlost; j++)
+				hit |= lost[j] == a->dst[i].frag;
+			if (!hit)
+				return ecctl_error(ECCTL_USAGE, "\"dest %s\": fragment %d is not lost (lost %s)",
+						   a->dst[i].text, a->dst[i].frag, a->lost);
+			for (int j = 0; j < i; j++)
+				if (a->dst[j].frag == a->dst[i].frag)
+					return ecctl_error(ECCTL_USAGE,
+							   "\"dest %s\": fragment %d already goes to %s",
+							   a->dst[i].text, a->dst[i].frag, a->dst[j].text);
+			if (code_row(&code, a, avail, a->dst[i].frag, &a->row[i]))
+				return ECCTL_USAGE;
+			a->row[i].target = &a->dst[i];
+		}
+		return 0;
+	}
 }
 
-/* The settings TASK_ADD and TASK_SET share: client, buffer, timeouts. */
+/* The settings TASK_ADD and TASK_SET share: client, buffer, timeouts, rate. */
 static void put_settings(struct nlmsghdr *nlh, const struct add_args *a)
 {
 	if (a->has_client) {
@@ -412,6 +560,43 @@ static void put_settings(struct nlmsghdr *nlh, const struct add_args *a)
 	for (int t = 0; t < 3; t++)
 		if (a->has_timeout[t])
 			mnl_attr_put_u32(nlh, timeout_attr[t], a->timeout[t]);
+	if (a->has_rate)
+		mnl_attr_put_u64(nlh, ECPROXY_A_TASK_RATE, a->rate);
+}
+
+/* Sources, and rows when there are any (a "coef" task has none). */
+static void put_endpoints(struct nlmsghdr *nlh, const struct add_args *a)
+{
+	struct nlattr *nest = mnl_attr_nest_start(nlh, ECPROXY_A_TASK_SOURCES);
+
+	for (int i = 0; i < a->nsrc; i++) {
+		struct nlattr *s = mnl_attr_nest_start(nlh, (uint16_t)i);
+
+		mnl_attr_put(nlh, ECPROXY_A_SOURCE_ADDR, 4, &a->src[i].addr);
+		mnl_attr_put_u16(nlh, ECPROXY_A_SOURCE_PORT, a->src[i].port);
+		if (!a->nrow)
+			mnl_attr_put_u8(nlh, ECPROXY_A_SOURCE_COEF, (uint8_t)a->src[i].coef);
+		if (a->src[i].frag >= 0)
+			mnl_attr_put_u8(nlh, ECPROXY_A_SOURCE_FRAG, (uint8_t)a->src[i].frag);
+		mnl_attr_nest_end(nlh, s);
+	}
+	mnl_attr_nest_end(nlh, nest);
+	if (!a->nrow)
+		return;
+	nest = mnl_attr_nest_start(nlh, ECPROXY_A_TASK_ROWS);
+	for (int i = 0; i < a->nrow; i++) {
+		const struct row_arg *r = &a->row[i];
+		struct nlattr *n = mnl_attr_nest_start(nlh, (uint16_t)i);
+
+		mnl_attr_put_u8(nlh, ECPROXY_A_ROW_FRAG, (uint8_t)r->frag);
+		mnl_attr_put(nlh, ECPROXY_A_ROW_COEFS, (size_t)a->nsrc, r->coef);
+		if (r->target) {
+			mnl_attr_put(nlh, ECPROXY_A_ROW_ADDR, 4, &r->target->addr);
+			mnl_attr_put_u16(nlh, ECPROXY_A_ROW_PORT, r->target->port);
+		}
+		mnl_attr_nest_end(nlh, n);
+	}
+	mnl_attr_nest_end(nlh, nest);
 }
 
 static int task_add(int argc, char **argv)
@@ -419,7 +604,6 @@ static int task_add(int argc, char **argv)
 	static struct add_args a;
 	struct ecctl_nl *nl;
 	struct nlmsghdr *nlh;
-	struct nlattr *nest;
 	int ret;
 
 	if (argc > 1 && !strcmp(argv[1], "help"))
@@ -428,19 +612,20 @@ static int task_add(int argc, char **argv)
 	if (ret)
 		return ret;
 	if (a.profile) {
-		ret = code_coefs(&a);
+		ret = code_rows(&a);
 		if (ret)
 			return ret;
 	} else {
 		if (a.k || a.m || a.lost || a.matrix)
 			return ecctl_error(ECCTL_USAGE, "k, m, lost and matrix need \"code PROFILE\"");
-		for (int i = 0; i < a.nsrc; i++) {
+		if (a.mode != ECPROXY_MODE_PULL || a.cell)
+			return ecctl_error(ECCTL_USAGE,
+					   "dest, read and block need \"code PROFILE k K m M lost I\"");
+		for (int i = 0; i < a.nsrc; i++)
 			if (a.src[i].coef < 0)
 				return ecctl_error(ECCTL_USAGE,
 						   "\"source %s\": needs \"coef C\" (or use \"code\")",
 						   a.src[i].text);
-			a.coef[i] = (uint8_t)a.src[i].coef;
-		}
 	}
 
 	ret = ecctl_nl_new(&nl);
@@ -449,27 +634,23 @@ static int task_add(int argc, char **argv)
 	nlh = ecctl_nl_req(nl, ECPROXY_CMD_TASK_ADD, 0);
 	mnl_attr_put_u32(nlh, ECPROXY_A_TASK_ID, a.id);
 	mnl_attr_put(nlh, ECPROXY_A_TASK_VIP, 4, &a.vip);
-	mnl_attr_put_u16(nlh, ECPROXY_A_TASK_PORT, a.port);
-	put_settings(nlh, &a);
-	nest = mnl_attr_nest_start(nlh, ECPROXY_A_TASK_SOURCES);
-	for (int i = 0; i < a.nsrc; i++) {
-		struct nlattr *s = mnl_attr_nest_start(nlh, (uint16_t)i);
-
-		mnl_attr_put(nlh, ECPROXY_A_SOURCE_ADDR, 4, &a.src[i].addr);
-		mnl_attr_put_u16(nlh, ECPROXY_A_SOURCE_PORT, a.src[i].port);
-		mnl_attr_put_u8(nlh, ECPROXY_A_SOURCE_COEF, a.coef[i]);
-		if (a.src[i].frag >= 0)
-			mnl_attr_put_u8(nlh, ECPROXY_A_SOURCE_FRAG, (uint8_t)a.src[i].frag);
-		mnl_attr_nest_end(nlh, s);
+	if (a.has_port)
+		mnl_attr_put_u16(nlh, ECPROXY_A_TASK_PORT, a.port);
+	if (a.mode != ECPROXY_MODE_PULL)
+		mnl_attr_put_u8(nlh, ECPROXY_A_TASK_MODE, a.mode);
+	if (a.cell) {
+		mnl_attr_put_u64(nlh, ECPROXY_A_TASK_BLOCK, a.block);
+		mnl_attr_put_u32(nlh, ECPROXY_A_TASK_CELL, (uint32_t)a.cell);
 	}
-	mnl_attr_nest_end(nlh, nest);
+	put_settings(nlh, &a);
+	put_endpoints(nlh, &a);
 	ret = ecctl_nl_talk(nl, nlh, NULL, NULL, ecctl_describe_task_attr);
 	ecctl_nl_free(nl);
 	return ret;
 }
 
-enum { C_ID, C_CLIENT, C_BUFFER, C_TIMEOUT };
-static const char *const change_names[] = { "id", "client", "buffer", "timeout", NULL };
+enum { C_ID, C_CLIENT, C_BUFFER, C_TIMEOUT, C_RATE };
+static const char *const change_names[] = { "id", "client", "buffer", "timeout", "rate", NULL };
 
 static int task_change(int argc, char **argv)
 {
@@ -498,8 +679,11 @@ static int task_change(int argc, char **argv)
 			ret = parse_client(val, &a);
 			break;
 		case C_BUFFER:
-			ret = parse_size("buffer", val, &a.buffer);
-			a.has_buffer = 1;
+			ret = parse_buffer(val, &a);
+			break;
+		case C_RATE:
+			ret = ecctl_parse_rate("rate", val, &a.rate);
+			a.has_rate = 1;
 			break;
 		default:
 			ret = parse_timeouts(argc, argv, &i, &a);
@@ -511,9 +695,9 @@ static int task_change(int argc, char **argv)
 	if (!a.has_id)
 		return ecctl_error(ECCTL_USAGE, "missing \"id ID\"");
 	if (!a.has_client && !a.has_buffer && !a.has_timeout[0] && !a.has_timeout[1] &&
-	    !a.has_timeout[2])
+	    !a.has_timeout[2] && !a.has_rate)
 		return ecctl_error(ECCTL_USAGE,
-				   "task change id %u: nothing to change; give client, buffer or timeout",
+				   "task change id %u: nothing to change; give rate, client, buffer or timeout",
 				   a.id);
 
 	ret = ecctl_nl_new(&nl);
@@ -570,6 +754,18 @@ static int task_del(int argc, char **argv)
 	if (parse_id_only(argc - 1, argv + 1, 1, &id, &has_id))
 		return ECCTL_USAGE;
 	return simple_cmd(ECPROXY_CMD_TASK_DEL, 1, id);
+}
+
+static int task_start(int argc, char **argv)
+{
+	uint32_t id;
+	int has_id;
+
+	if (argc > 1 && !strcmp(argv[1], "help"))
+		return task_help(argc, argv);
+	if (parse_id_only(argc - 1, argv + 1, 1, &id, &has_id))
+		return ECCTL_USAGE;
+	return simple_cmd(ECPROXY_CMD_TASK_START, 1, id);
 }
 
 static int task_flush(int argc, char **argv)
@@ -652,9 +848,10 @@ static int task_show(int argc, char **argv)
 
 static const struct ecctl_cmd task_cmds[] = {
 	{ "add", task_add, "add a task" },
-	{ "change", task_change, "change an idle task" },
+	{ "change", task_change, "change a task" },
 	{ "del", task_del, "delete a task" },
 	{ "show", task_show, "list tasks" },
+	{ "start", task_start, "start a task with targets" },
 	{ "list", task_show, "alias of show" },
 	{ "flush", task_flush, "delete every task" },
 	{ "help", task_help, "usage" },

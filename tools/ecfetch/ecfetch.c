@@ -3,7 +3,9 @@
  * ecfetch: the reconstructing node's client.  Fetches a lost fragment
  * three ways: a plain copy of a replica, "native" erasure decoding on the
  * host from k fragment servers, or through ecproxy's VIP:port, falling
- * back to native decoding when the proxied connection fails.
+ * back to native decoding when the proxied connection fails.  The same
+ * for a degraded read of a striped block (some data fragments lost):
+ * natively, or from the VIP:port with the native read as the fallback.
  */
 #include <errno.h>
 #include <limits.h>
@@ -29,10 +31,16 @@ static void usage(FILE *f)
 		"       ecfetch [ -j ] [ -q ] [ -o FILE ] native CODE [ COMMON ]\n"
 		"       ecfetch [ -j ] [ -q ] [ -o FILE ] proxy ADDR:PORT [ CODE ] [ nofallback ]\n"
 		"                                         [ COMMON ]\n"
+		"       ecfetch [ -j ] [ -q ] [ -o FILE ] native CODE block BYTES cell SIZE [ COMMON ]\n"
+		"       ecfetch [ -j ] [ -q ] [ -o FILE ] read ADDR:PORT CODE block BYTES cell SIZE\n"
+		"                                         [ nofallback ] [ COMMON ]\n"
 		"CODE   := code PROFILE k K m M lost I [ matrix SPEC ]\n"
 		"          source ADDR:PORT:FRAG [ source ADDR:PORT:FRAG ... ]   (K sources)\n"
+		"          With block and cell: lost I[,I...], the lost data fragments\n"
+		"          (each < K, at most M), and the sources any K others.\n"
 		"COMMON := [ sha256 HEX ] [ size BYTES ] [ timeout MS ] [ buffer BYTES ]\n"
 		"          [ start EPOCH ]\n"
+		"BYTES, SIZE: byte counts, with an optional binary suffix k, m or g.\n"
 		"\n"
 		"copy    reads ADDR:PORT as it is (a replica of the fragment).\n"
 		"native  reads the K fragment servers at once and decodes fragment I on\n"
@@ -41,7 +49,14 @@ static void usage(FILE *f)
 		"        connection is refused, reset or stalls, or delivers the wrong\n"
 		"        size or hash, and CODE is given, it falls back to native and\n"
 		"        says so (exit status 3).  nofallback disables that.\n"
-		"sha256  expected hash of the fragment; size its expected length.\n"
+		"block, cell: a degraded read of a whole HDFS-style striped block of\n"
+		"        BYTES in cells of SIZE (see ecctl code help): native reads the K\n"
+		"        sources (each exactly its fragment's length, else short or long\n"
+		"        naming it) and writes the block in logical order, decoding the\n"
+		"        cells of the data fragments that are not sources a row at a time.\n"
+		"read    reads the block from ecproxy's VIP:PORT, BYTES in logical order,\n"
+		"        falling back to the native degraded read as proxy does.\n"
+		"sha256  expected hash of the fragment (block); size its expected length.\n"
 		"timeout connect and idle timeout, ms (default 10000).  buffer: receive\n"
 		"        buffer per stream (default 256k).  start: begin at this\n"
 		"        CLOCK_REALTIME second (fractions allowed), to line up several\n"
@@ -66,7 +81,12 @@ struct args {
 	struct sockaddr_in addr;
 	int have_code;
 	struct ecp_code code;
-	int lost;
+	const char *lost_arg;
+	int nlost;
+	int lost[ECP_MAX_M];
+	int striped;		/* block and cell given */
+	uint64_t block, cell;
+	struct ecf_stripe plan;
 	int nsrc;
 	struct sockaddr_in src[ECP_MAX_K];
 	int frag[ECP_MAX_K];
@@ -77,25 +97,86 @@ struct args {
 	struct ecf_opts o;
 };
 
-static int parse_long(const char *kw, const char *v, long min, long max, long *out)
+/* A count, with an optional suffix k, m or g, in min..max. */
+static int parse_count(const char *kw, const char *v, uint64_t min, uint64_t max, uint64_t *out)
 {
-	char *end;
+	int ret = ecp_parse_size(v, max, out);
 
-	errno = 0;
-	*out = strtol(v, &end, 0);
-	if (errno || end == v || (*end && strcasecmp(end, "k") && strcasecmp(end, "m")) ||
-	    *out < 0) {
+	if (ret == ECP_SIZE_BAD) {
 		usage_err("\"%s\": not a number", v);
 		return -1;
 	}
-	if (*end == 'k' || *end == 'K')
-		*out <<= 10;
-	else if (*end == 'm' || *end == 'M')
-		*out <<= 20;
-	if (*out < min || *out > max) {
-		fprintf(stderr, "ecfetch: \"%s %s\": must be in %ld..%ld\n", kw, v, min, max);
+	if (ret == ECP_SIZE_BIG || *out < min) {
+		fprintf(stderr, "ecfetch: \"%s %s\": must be in %llu..%llu\n", kw, v,
+			(unsigned long long)min, (unsigned long long)max);
 		return -1;
 	}
+	return 0;
+}
+
+static int parse_long(const char *kw, const char *v, long min, long max, long *out)
+{
+	uint64_t u;
+
+	if (parse_count(kw, v, (uint64_t)min, (uint64_t)max, &u))
+		return -1;
+	*out = (long)u;
+	return 0;
+}
+
+/* "lost I[,I...]": one fragment, or with a layout the lost data fragments. */
+static int parse_lost(struct args *a, int max)
+{
+	const char *s = a->lost_arg;
+	char buf[16];
+	long v;
+
+	for (a->nlost = 0; *s; a->nlost++) {
+		size_t len = strcspn(s, ",");
+
+		if (a->nlost == max)
+			return usage_err("\"lost %s\": too many fragments", a->lost_arg);
+		if (len >= sizeof(buf))
+			return usage_err("\"lost %s\": not a fragment list", a->lost_arg);
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		if (parse_long("lost", buf, 0, ECP_MAX_N - 1, &v))
+			return EXIT_USAGE;
+		for (int i = 0; i < a->nlost; i++)
+			if (a->lost[i] == v)
+				return usage_err("\"lost %s\": a fragment listed twice", a->lost_arg);
+		a->lost[a->nlost] = (int)v;
+		s += len;
+		if (*s && !*++s)
+			return usage_err("\"lost %s\": not a fragment list", a->lost_arg);
+	}
+	if (!a->nlost)
+		return usage_err("\"lost %s\": not a fragment list", a->lost_arg);
+	return 0;
+}
+
+/* The lost data fragments of a striped read, and the plan for the sources. */
+static int setup_stripe(struct args *a)
+{
+	int k = a->code.k, m = a->code.m, ret;
+	struct ecp_err err;
+
+	ret = parse_lost(a, m);
+	if (ret)
+		return ret;
+	for (int i = 0; i < a->nlost; i++) {
+		if (a->lost[i] >= k)
+			return usage_err("\"lost %s\": lists a parity fragment; a read loses data fragments (< k)",
+					 a->lost_arg);
+		for (int j = 0; j < a->nsrc; j++)
+			if (a->frag[j] == a->lost[i])
+				return usage_err("\"lost %s\": a lost fragment is a source", a->lost_arg);
+	}
+	if (a->o.expect_size >= 0 && (uint64_t)a->o.expect_size != a->block)
+		return usage_err("%s", "\"size\": differs from the block");
+	a->o.expect_size = (int64_t)a->block;
+	if (ecf_stripe_plan(&a->plan, &a->code, a->frag, a->block, (uint32_t)a->cell, &err))
+		return usage_err("%s", err.msg);
 	return 0;
 }
 
@@ -106,6 +187,7 @@ static int setup_code(struct args *a, const char *profile, long k, long m, const
 	uint8_t parity[ECP_MAX_M * ECP_MAX_K];
 	struct ecp_coef co;
 	struct ecp_err err;
+	int ret;
 
 	if (!p)
 		return usage_err("unknown profile \"%s\"", profile);
@@ -118,13 +200,25 @@ static int setup_code(struct args *a, const char *profile, long k, long m, const
 	if (ecp_code_init(&a->code, p, (int)k, (int)m,
 			  p->id == ECP_PROFILE_MATRIX ? parity : NULL, &err))
 		return usage_err("%s", err.msg);
-	if (a->lost < 0 || a->lost >= k + m)
-		return usage_err("%s", "\"lost I\": missing or not < k+m");
+	if (!a->lost_arg)
+		return usage_err("%s", "\"lost I\": missing");
 	if (a->nsrc != k) {
 		fprintf(stderr, "ecfetch: need exactly k=%ld sources, got %d\n", k, a->nsrc);
 		return EXIT_USAGE;
 	}
-	if (ecp_code_coef(&a->code, a->lost, a->frag, a->nsrc, &co, &err))
+	if (a->striped) {
+		ret = setup_stripe(a);
+		if (ret)
+			return ret;
+		a->have_code = 1;
+		return 0;
+	}
+	ret = parse_lost(a, 1);
+	if (ret)
+		return ret;
+	if (a->lost[0] >= k + m)
+		return usage_err("%s", "\"lost I\": not < k+m");
+	if (ecp_code_coef(&a->code, a->lost[0], a->frag, a->nsrc, &co, &err))
 		return usage_err("%s", err.msg);
 	memcpy(a->coef, co.coef, (size_t)k);
 	a->have_code = 1;
@@ -135,18 +229,17 @@ static int parse(struct args *a, int argc, char **argv)
 {
 	const char *profile = NULL, *matrix = NULL;
 	long k = 0, m = 0, v;
-	int i = 1;
+	int has_block = 0, has_cell = 0, i = 1;
 
 	memset(a, 0, sizeof(*a));
-	a->lost = -1;
 	a->fallback = 1;
 	a->o.timeout_ms = 10000;
 	a->o.expect_size = -1;
 	a->o.bufsize = 256 << 10;
 	if (argc < 1)
-		return usage_err("%s", "missing mode: copy, native or proxy");
+		return usage_err("%s", "missing mode: copy, native, proxy or read");
 	a->mode = argv[0];
-	if (!strcmp(a->mode, "copy") || !strcmp(a->mode, "proxy")) {
+	if (!strcmp(a->mode, "copy") || !strcmp(a->mode, "proxy") || !strcmp(a->mode, "read")) {
 		if (argc < 2 || ecf_parse_addr(argv[1], &a->addr, NULL))
 			return usage_err("%s: expected ADDR:PORT", a->mode);
 		i = 2;
@@ -172,9 +265,16 @@ static int parse(struct args *a, int argc, char **argv)
 			if (parse_long(kw, val, 1, ECP_MAX_M, &m))
 				return EXIT_USAGE;
 		} else if (!strcmp(kw, "lost")) {
-			if (parse_long(kw, val, 0, ECP_MAX_N - 1, &v))
+			a->lost_arg = val;
+		} else if (!strcmp(kw, "block")) {
+			if (parse_count(kw, val, 0, INT64_MAX, &a->block))
 				return EXIT_USAGE;
-			a->lost = (int)v;
+			has_block = 1;
+		} else if (!strcmp(kw, "cell")) {
+			/* Each stream buffers a cell: keep that reasonable. */
+			if (parse_count(kw, val, 1, 256 << 20, &a->cell))
+				return EXIT_USAGE;
+			has_cell = 1;
 		} else if (!strcmp(kw, "matrix")) {
 			matrix = val;
 		} else if (!strcmp(kw, "source")) {
@@ -209,14 +309,21 @@ static int parse(struct args *a, int argc, char **argv)
 			return usage_err("unknown keyword \"%s\"", kw);
 		}
 	}
-	if (profile || a->nsrc || k || m || a->lost >= 0) {
+	if (has_block != has_cell)
+		return usage_err("%s", "\"block BYTES\" and \"cell SIZE\" go together");
+	a->striped = has_block;
+	if (a->striped && strcmp(a->mode, "native") && strcmp(a->mode, "read"))
+		return usage_err("%s: takes no block and cell (see read)", a->mode);
+	if (!a->striped && !strcmp(a->mode, "read"))
+		return usage_err("%s", "read: needs \"block BYTES cell SIZE\"");
+	if (profile || a->nsrc || k || m || a->lost_arg) {
 		if (!strcmp(a->mode, "copy"))
 			return usage_err("%s: takes no code or sources", a->mode);
 		if (!profile || !k || !m)
 			return usage_err("%s", "\"code PROFILE k K m M\" incomplete");
 		return setup_code(a, profile, k, m, matrix);
 	}
-	if (!strcmp(a->mode, "native"))
+	if (!strcmp(a->mode, "native") || !strcmp(a->mode, "read"))
 		return usage_err("%s: needs CODE and sources", a->mode);
 	return 0;
 }
@@ -257,6 +364,8 @@ static double tv(const struct timeval *t)
 
 static int attempt(const struct args *a, int native, struct ecf_sink *s, struct ecf_result *r)
 {
+	if (native && a->striped)
+		return ecf_fetch_striped(a->src, &a->plan, s, &a->o, r);
 	if (native)
 		return ecf_fetch(a->src, a->nsrc, a->coef, s, &a->o, r);
 	return ecf_fetch(&a->addr, 1, NULL, s, &a->o, r);
@@ -326,11 +435,11 @@ int main(int argc, char **argv)
 	getrusage(RUSAGE_SELF, &ru1);
 	if (!ret)
 		ret = check_sha(&a, &sink, hex, &r);
-	if (ret && !strcmp(a.mode, "proxy") && a.have_code && a.fallback) {
+	if (ret && !native && strcmp(a.mode, "copy") && a.have_code && a.fallback) {
 		first = r;
 		proxy_s = elapsed(&t0);
-		fprintf(stderr, "ecfetch: proxy %s failed: %s (%s); falling back to native "
-			"decoding from %d sources\n", argv[optind + 1], r.msg,
+		fprintf(stderr, "ecfetch: %s %s failed: %s (%s); falling back to native "
+			"decoding from %d sources\n", a.mode, argv[optind + 1], r.msg,
 			ecf_fail_name(r.fail), a.nsrc);
 		if (r.fail == ECF_MISMATCH)
 			fprintf(stderr, "ecfetch: the proxy delivered wrong bytes\n");

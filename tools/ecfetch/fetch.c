@@ -15,6 +15,7 @@
 
 #include "fetch.h"
 #include "gf.h"
+#include "layout.h"
 
 const char *ecf_fail_name(enum ecf_fail f)
 {
@@ -182,9 +183,30 @@ static const char *addr_str(const struct sockaddr_in *sa, char *buf, size_t size
 	return buf;
 }
 
-/* Deliver the bytes every stream has: combined, or as they are for one. */
-static int drain(struct stream *st, int n, const uint8_t *coef, uint8_t *out,
-		 struct ecf_sink *s, const struct ecf_opts *o, struct ecf_result *r)
+/*
+ * What a fetch does with the bytes the streams have buffered, after every
+ * poll round: deliver what it can to the sink, consume it from the
+ * streams, and fail (r filled, -1) on a stream that cannot be right.
+ */
+typedef int (*drain_fn)(struct stream *st, const struct sockaddr_in *addr, int n, void *ctx,
+			struct ecf_sink *s, const struct ecf_opts *o, struct ecf_result *r);
+
+static void consume(struct stream *st, size_t len)
+{
+	st->off += len;
+	if (st->off == st->fill)
+		st->off = st->fill = 0;
+}
+
+/* A plain fetch: one stream as it is, or n of one length combined. */
+struct plain {
+	const uint8_t *coef;	/* NULL: one stream */
+	uint8_t *out;		/* the combination */
+};
+
+/* Deliver the bytes every stream has. */
+static int deliver_plain(struct plain *pl, struct stream *st, int n, struct ecf_sink *s,
+			 const struct ecf_opts *o, struct ecf_result *r)
 {
 	const uint8_t *src[ECP_MAX_K];
 	size_t len = (size_t)-1;
@@ -199,17 +221,117 @@ static int drain(struct stream *st, int n, const uint8_t *coef, uint8_t *out,
 			    (long long)o->expect_size);
 	for (int j = 0; j < n; j++)
 		src[j] = st[j].buf + st[j].off;
-	if (coef) {
-		ecp_combine(coef, src, n, out, len);
-		if (sink_put(s, out, len))
+	if (pl->coef) {
+		ecp_combine(pl->coef, src, n, pl->out, len);
+		if (sink_put(s, pl->out, len))
 			return fail(r, ECF_OUTPUT, errno, -1, "write: %s", strerror(errno));
 	} else if (sink_put(s, src[0], len)) {
 		return fail(r, ECF_OUTPUT, errno, -1, "write: %s", strerror(errno));
 	}
+	for (int j = 0; j < n; j++)
+		consume(&st[j], len);
+	return 0;
+}
+
+static int drain_plain(struct stream *st, const struct sockaddr_in *addr, int n, void *ctx,
+		       struct ecf_sink *s, const struct ecf_opts *o, struct ecf_result *r)
+{
+	int ended = -1, pending = 0;
+	char as[32];
+
+	if (deliver_plain(ctx, st, n, s, o, r))
+		return -1;
+	/* The streams are to be of one length: one that ended early cannot
+	 * be made up for. */
 	for (int j = 0; j < n; j++) {
-		st[j].off += len;
-		if (st[j].off == st[j].fill)
-			st[j].off = st[j].fill = 0;
+		if (st[j].eof && st[j].fill == st[j].off)
+			ended = j;
+		if (st[j].fill > st[j].off)
+			pending = 1;
+	}
+	if (ended >= 0 && pending)
+		return fail(r, ECF_UNEVEN, 0, ended, "%s ended after %llu bytes, others have more",
+			    addr_str(&addr[ended], as, sizeof(as)),
+			    (unsigned long long)st[ended].got);
+	return 0;
+}
+
+/* A striped degraded read in progress (ecf_fetch_striped). */
+struct striped {
+	const struct ecf_stripe *p;
+	uint64_t row, rows;
+	uint64_t len[ECP_MAX_K];	/* each source's layout length */
+	uint8_t *out;			/* staging for the sink */
+	size_t outcap, outfill;
+};
+
+static int striped_flush(struct striped *sd, struct ecf_sink *s, struct ecf_result *r)
+{
+	if (sd->outfill && sink_put(s, sd->out, sd->outfill))
+		return fail(r, ECF_OUTPUT, errno, -1, "write: %s", strerror(errno));
+	sd->outfill = 0;
+	return 0;
+}
+
+/* Emit row sd->row of the block: every source has its cells of it. */
+static int striped_row(struct striped *sd, struct stream *st, const size_t *need,
+		       struct ecf_sink *s, struct ecf_result *r)
+{
+	const struct ecf_stripe *p = sd->p;
+	const uint8_t *src[ECP_MAX_K];
+
+	for (int j = 0; j < p->k; j++)
+		src[j] = st[j].buf + st[j].off;
+	for (int i = 0; i < p->k; i++) {
+		uint32_t clen = ecp_layout_cell_len(p->block, p->cell, p->k, i, sd->row);
+		uint8_t *dst;
+
+		/* Cells shrink along a row: after an empty one, all are. */
+		if (!clen)
+			break;
+		if (sd->outfill + clen > sd->outcap && striped_flush(sd, s, r))
+			return -1;
+		dst = sd->out + sd->outfill;
+		if (p->src[i] >= 0)
+			memcpy(dst, src[p->src[i]], clen);
+		else
+			ecp_combine_ext(p->coef[i], src, need, p->k, dst, clen);
+		sd->outfill += clen;
+	}
+	for (int j = 0; j < p->k; j++)
+		consume(&st[j], need[j]);
+	sd->row++;
+	return sd->row == sd->rows ? striped_flush(sd, s, r) : 0;
+}
+
+static int drain_striped(struct stream *st, const struct sockaddr_in *addr, int n, void *ctx,
+			 struct ecf_sink *s, const struct ecf_opts *o, struct ecf_result *r)
+{
+	struct striped *sd = ctx;
+	const struct ecf_stripe *p = sd->p;
+	char as[32];
+
+	(void)o;
+	for (int j = 0; j < n; j++) {
+		if (st[j].got > sd->len[j])
+			return fail(r, ECF_LONG, 0, j, "%s (fragment %d) sent more than its %llu bytes",
+				    addr_str(&addr[j], as, sizeof(as)), p->frag[j],
+				    (unsigned long long)sd->len[j]);
+		if (st[j].eof && st[j].got < sd->len[j])
+			return fail(r, ECF_SHORT, 0, j, "%s (fragment %d) ended after %llu of its %llu bytes",
+				    addr_str(&addr[j], as, sizeof(as)), p->frag[j],
+				    (unsigned long long)st[j].got, (unsigned long long)sd->len[j]);
+	}
+	while (sd->row < sd->rows) {
+		size_t need[ECP_MAX_K];
+
+		for (int j = 0; j < n; j++) {
+			need[j] = ecp_layout_cell_len(p->block, p->cell, p->k, p->frag[j], sd->row);
+			if (st[j].fill - st[j].off < need[j])
+				return 0;
+		}
+		if (striped_row(sd, st, need, s, r))
+			return -1;
 	}
 	return 0;
 }
@@ -228,7 +350,7 @@ static int start_connect(struct stream *st, const struct sockaddr_in *sa)
 
 /* One poll round's work on stream j; returns -1 with r filled on failure. */
 static int service(struct stream *st, int j, short revents, const struct sockaddr_in *sa,
-		   const struct ecf_opts *o, struct ecf_result *r)
+		   size_t cap, struct ecf_result *r)
 {
 	char as[32];
 	int err = 0;
@@ -248,12 +370,12 @@ static int service(struct stream *st, int j, short revents, const struct sockadd
 	}
 	if (!(revents & (POLLIN | POLLERR | POLLHUP)))
 		return 0;
-	if (st->fill == o->bufsize) {
+	if (st->fill == cap) {
 		memmove(st->buf, st->buf + st->off, st->fill - st->off);
 		st->fill -= st->off;
 		st->off = 0;
 	}
-	got = read(st->fd, st->buf + st->fill, o->bufsize - st->fill);
+	got = read(st->fd, st->buf + st->fill, cap - st->fill);
 	if (got > 0) {
 		st->fill += (size_t)got;
 		st->got += (uint64_t)got;
@@ -273,30 +395,24 @@ static int service(struct stream *st, int j, short revents, const struct sockadd
 		    strerror(err));
 }
 
-int ecf_fetch(const struct sockaddr_in *addr, int n, const uint8_t *coef,
-	      struct ecf_sink *s, const struct ecf_opts *o, struct ecf_result *r)
+/*
+ * Read streams addr[0..n) concurrently, each into a buffer of cap bytes,
+ * handing what they have to drain after every round, until all end.
+ */
+static int run(const struct sockaddr_in *addr, int n, size_t cap, drain_fn drain, void *ctx,
+	       struct ecf_sink *s, const struct ecf_opts *o, struct ecf_result *r)
 {
 	struct stream st[ECP_MAX_K];
 	struct pollfd pfd[ECP_MAX_K];
-	uint8_t *out = NULL;
 	int64_t last = now_ms();
 	int ret = -1, idx[ECP_MAX_K];
 	char as[32];
 
-	memset(r, 0, sizeof(*r));
-	r->source = -1;
 	memset(st, 0, sizeof(st));
 	for (int j = 0; j < ECP_MAX_K; j++)
 		st[j].fd = -1;
-	if (n < 1 || n > ECP_MAX_K || (!coef && n != 1) || o->bufsize < 4096)
-		return fail(r, ECF_SYS, EINVAL, -1, "bad arguments");
-	if (coef) {
-		out = malloc(o->bufsize);
-		if (!out)
-			return fail(r, ECF_SYS, ENOMEM, -1, "out of memory");
-	}
 	for (int j = 0; j < n; j++) {
-		st[j].buf = malloc(o->bufsize);
+		st[j].buf = malloc(cap);
 		if (!st[j].buf) {
 			fail(r, ECF_SYS, ENOMEM, -1, "out of memory");
 			goto out;
@@ -308,29 +424,19 @@ int ecf_fetch(const struct sockaddr_in *addr, int n, const uint8_t *coef,
 		}
 	}
 	for (;;) {
-		int np = 0, all_eof = 1, ended = -1, pending = 0, rc;
+		int np = 0, all_eof = 1, rc;
 
 		for (int j = 0; j < n; j++) {
-			if (st[j].eof && st[j].fill == st[j].off)
-				ended = j;
-			if (st[j].fill > st[j].off)
-				pending = 1;
 			if (st[j].eof)
 				continue;
 			all_eof = 0;
 			/* A full buffer waits for the slowest stream (TCP
 			 * pushes back on its source). */
-			if (st[j].connected && st[j].fill - st[j].off == o->bufsize)
+			if (st[j].connected && st[j].fill - st[j].off == cap)
 				continue;
 			pfd[np].fd = st[j].fd;
 			pfd[np].events = st[j].connected ? POLLIN : POLLOUT;
 			idx[np++] = j;
-		}
-		if (ended >= 0 && pending) {
-			fail(r, ECF_UNEVEN, 0, ended, "%s ended after %llu bytes, others have more",
-			     addr_str(&addr[ended], as, sizeof(as)),
-			     (unsigned long long)st[ended].got);
-			goto out;
 		}
 		if (all_eof)
 			break;
@@ -367,12 +473,12 @@ int ecf_fetch(const struct sockaddr_in *addr, int n, const uint8_t *coef,
 			uint64_t before = st[j].got;
 			int was = st[j].connected;
 
-			if (service(&st[j], j, pfd[i].revents, &addr[j], o, r))
+			if (service(&st[j], j, pfd[i].revents, &addr[j], cap, r))
 				goto out;
 			if (st[j].got != before || st[j].connected != was || st[j].eof)
 				last = now_ms();
 		}
-		if (drain(st, n, coef, out, s, o, r))
+		if (drain(st, addr, n, ctx, s, o, r))
 			goto out;
 	}
 	if (o->expect_size >= 0 && s->bytes < (uint64_t)o->expect_size) {
@@ -387,6 +493,81 @@ out:
 			close(st[j].fd);
 		free(st[j].buf);
 	}
-	free(out);
+	return ret;
+}
+
+static void result_init(struct ecf_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->source = -1;
+}
+
+int ecf_fetch(const struct sockaddr_in *addr, int n, const uint8_t *coef,
+	      struct ecf_sink *s, const struct ecf_opts *o, struct ecf_result *r)
+{
+	struct plain pl = { .coef = coef };
+	int ret;
+
+	result_init(r);
+	if (n < 1 || n > ECP_MAX_K || (!coef && n != 1) || o->bufsize < 4096)
+		return fail(r, ECF_SYS, EINVAL, -1, "bad arguments");
+	if (coef) {
+		pl.out = malloc(o->bufsize);
+		if (!pl.out)
+			return fail(r, ECF_SYS, ENOMEM, -1, "out of memory");
+	}
+	ret = run(addr, n, o->bufsize, drain_plain, &pl, s, o, r);
+	free(pl.out);
+	return ret;
+}
+
+int ecf_stripe_plan(struct ecf_stripe *p, const struct ecp_code *c, const int *frag,
+		    uint64_t block, uint32_t cell, struct ecp_err *e)
+{
+	struct ecp_coef co;
+
+	memset(p, 0, sizeof(*p));
+	if (cell < 1)
+		return ecp_err_set(e, "cell must be at least 1 byte"), -ECP_E_INVAL;
+	p->block = block;
+	p->cell = cell;
+	p->k = c->k;
+	memcpy(p->frag, frag, sizeof(int) * (size_t)c->k);
+	for (int i = 0; i < c->k; i++) {
+		p->src[i] = -1;
+		for (int j = 0; j < c->k; j++)
+			if (frag[j] == i)
+				p->src[i] = j;
+		if (p->src[i] >= 0)
+			continue;
+		/* Exactly k survivors are used as given: coef[j] is source j's. */
+		if (ecp_code_coef(c, i, frag, c->k, &co, e))
+			return -1;
+		memcpy(p->coef[i], co.coef, (size_t)c->k);
+	}
+	return 0;
+}
+
+int ecf_fetch_striped(const struct sockaddr_in *addr, const struct ecf_stripe *p,
+		      struct ecf_sink *s, const struct ecf_opts *o, struct ecf_result *r)
+{
+	struct striped sd = { .p = p };
+	int ret;
+
+	result_init(r);
+	if (p->k < 1 || p->k > ECP_MAX_K || p->cell < 1 || o->bufsize < 4096)
+		return fail(r, ECF_SYS, EINVAL, -1, "bad arguments");
+	sd.rows = ecp_layout_rows(p->block, p->cell, p->k);
+	for (int j = 0; j < p->k; j++)
+		sd.len[j] = ecp_layout_len(p->block, p->cell, p->k, p->frag[j]);
+	/* Output goes to the sink in pieces of bufsize, or a cell if larger. */
+	sd.outcap = o->bufsize > p->cell ? o->bufsize : p->cell;
+	sd.out = malloc(sd.outcap);
+	if (!sd.out)
+		return fail(r, ECF_SYS, ENOMEM, -1, "out of memory");
+	/* Each stream holds its cell of a row, and reads ahead by bufsize while
+	 * the others catch up. */
+	ret = run(addr, p->k, (size_t)p->cell + o->bufsize, drain_striped, &sd, s, o, r);
+	free(sd.out);
 	return ret;
 }

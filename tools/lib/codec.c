@@ -195,12 +195,19 @@ int ecp_code_coef(const struct ecp_code *c, int lost, const int *avail, int nava
 	return 0;
 }
 
-void ecp_combine(const uint8_t *coef, const uint8_t *const *src, int n,
-		 uint8_t *out, size_t len)
+void ecp_combine_ext(const uint8_t *coef, const uint8_t *const *src, const size_t *srclen,
+		     int n, uint8_t *out, size_t len)
 {
 	memset(out, 0, len);
 	for (int j = 0; j < n; j++)
-		gf8_region_muladd(out, src[j], coef[j], len);
+		gf8_region_muladd(out, src[j], coef[j],
+				  srclen && srclen[j] < len ? srclen[j] : len);
+}
+
+void ecp_combine(const uint8_t *coef, const uint8_t *const *src, int n,
+		 uint8_t *out, size_t len)
+{
+	ecp_combine_ext(coef, src, NULL, n, out, len);
 }
 
 void ecp_encode(const struct ecp_code *c, const uint8_t *const *data,

@@ -76,6 +76,14 @@ void ecp_encode(const struct ecp_code *c, const uint8_t *const *data,
 void ecp_combine(const uint8_t *coef, const uint8_t *const *src, int n,
 		 uint8_t *out, size_t len);
 
+/*
+ * The same with sources of srclen[j] bytes, those shorter than len taken
+ * as zero-extended (the short fragments of a striped layout); srclen NULL:
+ * all are len bytes.
+ */
+void ecp_combine_ext(const uint8_t *coef, const uint8_t *const *src, const size_t *srclen,
+		     int n, uint8_t *out, size_t len);
+
 /* Format an index list "a,b,c" into buf (for messages). */
 const char *ecp_fmt_list(char *buf, size_t size, const int *idx, int n);
 

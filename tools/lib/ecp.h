@@ -8,6 +8,8 @@
 #include "matrix.h"
 #include "profile.h"
 #include "codec.h"
+#include "layout.h"
 #include "fragfile.h"
+#include "size.h"
 
 #endif

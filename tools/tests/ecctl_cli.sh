@@ -129,6 +129,106 @@ tap_expect_err "decode with a different profile than ecmeta (usage error)" 2 \
 	'Error: fragment set was encoded with isal-cauchy k 4 m 2, not isal-rs k 4 m 2' \
 	"$ECCTL" code decode isal-rs k 4 m 2 lost 0 dir "$tmp/frags" out "$tmp/x"
 
+# --- striped layout: encode, decode, assemble --------------------------------
+# layout_len BLOCK CELL K FRAG: the exact length of a fragment, by the rule of
+# "ecctl code help" (parity as long as data fragment 0).
+layout_len() {
+	local block=$1 cell=$2 k=$3 f=$4 stripe full rest t
+	stripe=$((cell * k)); full=$((block / stripe)); rest=$((block - full * stripe))
+	[ "$f" -lt "$k" ] || f=0
+	t=$((rest - f * cell)); [ $t -gt 0 ] || t=0; [ $t -lt "$cell" ] || t=$cell
+	echo $((full * cell + t))
+}
+
+run code help
+case "$out" in *"[ cell SIZE [ block BYTES ] ]"*"[ block BYTES cell SIZE ] dir DIR"*"layout striped"*)
+	tap_ok "code help documents block and cell" ;;
+*) tap_fail "code help documents block and cell" ;; esac
+
+# HDFS's RS-6-3: blocks ending mid-cell and mid-stripe, shorter than a cell,
+# with 4 KiB and 1 MiB cells.  Each: exact fragment sizes and ecmeta, every
+# fragment rebuilt alone, the block assembled without three fragments.
+for spec in 4k:$((4096 * 18 + 4096 * 2 + 1000)):mid-cell 4k:$((4096 * 12 + 4096 * 4)):mid-stripe \
+	    4k:1000:short 1m:$(((6 << 20) + (5 << 19))):mid-cell 1m:$((9 << 20)):mid-stripe; do
+	cell=${spec%%:*}; rest=${spec#*:}; block=${rest%%:*}; what=${rest#*:}
+	case $cell in 4k) c=4096 ;; 1m) c=1048576 ;; esac
+	d="$tmp/s-$cell-$block"
+	desc="striped RS(6,3) cell $cell block $block ($what)"
+	head -c "$block" /dev/urandom > "$d.in"
+	run code encode hdfs-rs k 6 m 3 cell "$cell" in "$d.in" out "$d"
+	sizes=ok
+	for i in 0 1 2 3 4 5 6 7 8; do
+		[ "$(wc -c < "$d/frag.$i")" = "$(layout_len "$block" $c 6 "$i")" ] || sizes="frag.$i: $(wc -c < "$d/frag.$i") bytes"
+	done
+	if [ $rc = 0 ] && [ $sizes = ok ] && grep -qx 'layout striped' "$d/ecmeta" &&
+	   grep -qx "cell $c" "$d/ecmeta" && grep -qx "length $block" "$d/ecmeta"; then
+		tap_ok "$desc: encode, exact fragment sizes, ecmeta"
+	else
+		tap_fail "$desc: encode, exact fragment sizes, ecmeta" "rc=$rc $sizes" "$out" "$err"
+	fi
+	bad=
+	for i in 0 1 2 3 4 5 6 7 8; do
+		"$ECCTL" code decode hdfs-rs k 6 m 3 lost "$i" dir "$d" out "$d.r$i" >/dev/null 2>&1 &&
+			cmp -s "$d.r$i" "$d/frag.$i" || bad="$bad $i"
+	done
+	[ -z "$bad" ] && tap_ok "$desc: decode rebuilds each fragment exactly" ||
+		tap_fail "$desc: decode rebuilds each fragment exactly" "wrong:$bad"
+	rm "$d/frag.0" "$d/frag.2" "$d/frag.7"
+	run code assemble hdfs-rs k 6 m 3 dir "$d" out "$d.out"
+	if [ $rc = 0 ] && [ "$(sha256sum < "$d.out")" = "$(sha256sum < "$d.in")" ]; then
+		tap_ok "$desc: assemble without 0, 2 and 7 gives the block (sha256)"
+	else
+		tap_fail "$desc: assemble without 0, 2 and 7 gives the block (sha256)" "rc=$rc" "$err"
+	fi
+done
+
+# Without ecmeta the layout is given, and checked against ecmeta when there is one.
+d="$tmp/s-4k-$((4096 * 18 + 4096 * 2 + 1000))"
+blk=$((4096 * 18 + 4096 * 2 + 1000))
+run code decode hdfs-rs k 6 m 3 lost 2 dir "$d" out "$tmp/x" block "$blk" cell 2k
+if [ $rc = 2 ] && [ "$err" = "Error: block $blk cell 2048: $d/ecmeta records block $blk cell 4096" ]; then
+	tap_ok "decode: block/cell other than ecmeta's refused (usage error)"
+else
+	tap_fail "decode: block/cell other than ecmeta's refused (usage error)" "rc=$rc" "$err"
+fi
+mv "$d/ecmeta" "$d/ecmeta.off"
+run -j code decode hdfs-rs k 6 m 3 lost 2 dir "$d" out "$tmp/x" block "$blk" cell 4k
+if [ $rc = 0 ] && cmp -s "$tmp/x" "$d.r2" && printf '%s' "$out" | jq -e ".fragsize == $(layout_len $blk 4096 6 2)" >/dev/null; then
+	tap_ok "decode without ecmeta, block and cell given: the exact fragment"
+else
+	tap_fail "decode without ecmeta, block and cell given: the exact fragment" "rc=$rc" "$out" "$err"
+fi
+run code assemble hdfs-rs k 6 m 3 dir "$d" out "$tmp/x" block "$blk" cell 4k
+if [ $rc = 0 ] && cmp -s "$tmp/x" "$d.in"; then
+	tap_ok "assemble without ecmeta, block and cell given: the block"
+else
+	tap_fail "assemble without ecmeta, block and cell given: the block" "rc=$rc" "$err"
+fi
+mv "$d/ecmeta.off" "$d/ecmeta"
+
+head -c 999 "$d/frag.3" > "$tmp/short" && cp "$tmp/short" "$d/frag.3"
+tap_expect_err "decode: a survivor of the wrong length names it and both lengths" 1 \
+	"Error: $d/frag.3 has 999 bytes, expected $(layout_len $blk 4096 6 3)" \
+	"$ECCTL" code decode hdfs-rs k 6 m 3 lost 0 avail 1,3,4,5,6,8 dir "$d" out "$tmp/x"
+tap_expect_err "encode: block other than the file's size (usage error)" 2 \
+	"Error: \"block 1000\": $d.in has $blk bytes" \
+	"$ECCTL" code encode hdfs-rs k 6 m 3 cell 4k block 1000 in "$d.in" out "$tmp/nope"
+[ ! -e "$tmp/nope" ] && tap_ok "encode: nothing written on a usage error" ||
+	tap_fail "encode: nothing written on a usage error"
+tap_expect_err "encode: cell 0 (usage error)" 2 'Error: "cell 0": must be in 1..4294967295' \
+	"$ECCTL" code encode hdfs-rs k 6 m 3 cell 0 in "$d.in" out "$tmp/nope"
+tap_expect_err "encode: bad cell size" 2 'Error: "cell 4q": not a size (suffixes k, m, g)' \
+	"$ECCTL" code encode hdfs-rs k 6 m 3 cell 4q in "$d.in" out "$tmp/nope"
+tap_expect_err "decode: block without cell" 2 'Error: "block 1000": needs "cell SIZE"' \
+	"$ECCTL" code decode hdfs-rs k 6 m 3 lost 1 block 1000 dir "$d" out "$tmp/x"
+tap_expect_err "assemble: length with block and cell" 2 \
+	'Error: "length 5": not with block and cell (the block is the length)' \
+	"$ECCTL" code assemble hdfs-rs k 6 m 3 length 5 block 1000 cell 4k dir "$d" out "$tmp/x"
+lens=$(for i in 0 1 2 3 4 5 6 7 8; do layout_len $blk 4096 6 $i; done | paste -sd,)
+tap_expect_jq "-j encode with cell: layout, cell and every fragment's length" \
+	".layout == \"striped\" and .cell == 4096 and .length == $blk and .lengths == [$lens]" \
+	"$ECCTL" -j code encode hdfs-rs k 6 m 3 cell 4k block "$blk" in "$d.in" out "$tmp/s-json"
+
 # --- batch mode -------------------------------------------------------------
 cat > "$tmp/batch" <<'EOB'
 # two good lines, a blank one, a quoted word, then a bad line and a good one
@@ -176,9 +276,9 @@ for cmd in "help" "-h" "code help" "code profiles help" "code matrix help" \
 	esac
 done
 run task help
-case "$out" in *"ecctl task change id ID [ client { PREFIX | any } ] [ buffer SIZE ]"*) tap_ok "task help documents change" ;; *) tap_fail "task help documents change" ;; esac
+case "$out" in *"ecctl task change id ID [ rate { RATE | none } ] [ client { PREFIX | any } ]"*) tap_ok "task help documents change" ;; *) tap_fail "task help documents change" ;; esac
 run monitor help
-case "$out" in *"task ID failed client ADDR:PORT error REASON [ source I ADDR:PORT ]"*) tap_ok "monitor help documents the failed line" ;; *) tap_fail "monitor help documents the failed line" ;; esac
+case "$out" in *"task ID failed [ client ADDR:PORT ] error REASON [ source I ADDR:PORT ]"*) tap_ok "monitor help documents the failed line" ;; *) tap_fail "monitor help documents the failed line" ;; esac
 run stats help
 case "$out" in *"ecctl stats reset [ id ID ]"*) tap_ok "stats help documents reset" ;; *) tap_fail "stats help documents reset" ;; esac
 
@@ -186,11 +286,15 @@ case "$out" in *"ecctl stats reset [ id ID ]"*) tap_ok "stats help documents res
 "$ECCTL" code profiles > "$tmp/full"
 tap_expect_out "\"c p\" is \"code profiles\"" 0 "$(cat "$tmp/full")" "$ECCTL" c p
 tap_expect_out "\"t help\" is \"task help\"" 0 "$("$ECCTL" task help)" "$ECCTL" t help
+# Commands resolve to the first one listed, as in ip(8): "s" is still show.
+tap_expect_err "\"t s id x\" is \"task show id x\" (the first command starting with s)" 2 \
+	'Error: "id x": not an integer' "$ECCTL" t s id x
+tap_expect_err "\"t st\" is \"task start\"" 2 'Error: missing "id ID"' "$ECCTL" t st
 tap_expect_err "ambiguous keyword lists the candidates" 2 \
-	'Error: ambiguous keyword "c": could be client, code, coef' \
+	'Error: ambiguous keyword "c": could be client, code, coef, cell' \
 	"$ECCTL" task add id 1 c 10.0.0.1
 tap_expect_err "unknown task command lists valid ones" 2 \
-	'Error: unknown task command "move"; valid: add, change, del, show, list, flush, help' "$ECCTL" task move
+	'Error: unknown task command "move"; valid: add, change, del, show, start, list, flush, help' "$ECCTL" task move
 tap_expect_err "unknown stats command lists valid ones" 2 \
 	'Error: unknown stats command "clear"; valid: show, reset, help' "$ECCTL" stats clear
 tap_expect_err "unknown gf command lists valid ones" 2 \
@@ -199,11 +303,11 @@ tap_expect_err "unknown gf command lists valid ones" 2 \
 # Usage errors (exit 2) of the kernel commands are caught before netlink,
 # each naming the offending argument.
 tap_expect_err "task change: unchangeable keyword" 2 \
-	'Error: unknown keyword "vip"; valid: id, client, buffer, timeout' "$ECCTL" task change id 1 vip 10.0.0.1
+	'Error: unknown keyword "vip"; valid: id, client, buffer, timeout, rate' "$ECCTL" task change id 1 vip 10.0.0.1
 tap_expect_err "task change: id is required" 2 'Error: missing "id ID"' "$ECCTL" task change buffer 64k
 tap_expect_err "task change: nothing to change" 2 \
-	'Error: task change id 7: nothing to change; give client, buffer or timeout' "$ECCTL" task change id 7
-tap_expect_err "task change: bad size" 2 'Error: "buffer 12q": not a size below 4g' "$ECCTL" task change id 7 buffer 12q
+	'Error: task change id 7: nothing to change; give rate, client, buffer or timeout' "$ECCTL" task change id 7
+tap_expect_err "task change: bad size" 2 'Error: "buffer 12q": not a size (suffixes k, m, g)' "$ECCTL" task change id 7 buffer 12q
 tap_expect_err "task change: bad client" 2 'Error: "client 10.0.0.300": not an IPv4 address' \
 	"$ECCTL" task change id 7 client 10.0.0.300
 tap_expect_err "task change: unknown timeout" 2 \
@@ -220,6 +324,53 @@ tap_expect_err "task add: coef before any source" 2 'Error: "coef 3": must follo
 	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 coef 3
 tap_expect_err "task add: k without code" 2 'Error: k, m, lost and matrix need "code PROFILE"' \
 	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 k 3 source 10.0.0.2:1 coef 1
+# Coding tasks: several lost fragments, targets, reads, layouts, rates.
+S6="source 10.0.1.1:1:0 source 10.0.1.2:1:2 source 10.0.1.3:1:3 source 10.0.1.4:1:4 source 10.0.1.5:1:5 source 10.0.1.6:1:7"
+# shellcheck disable=SC2086 # S6 is a list of words
+{
+tap_expect_err "task add: several lost fragments need targets or a read" 2 \
+	'Error: "lost 1,6": a client reads one fragment; several lost fragments need dest targets or read' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1,6 $S6
+tap_expect_err "task add: a target names its fragment" 2 \
+	'Error: "dest 10.0.2.1:9000": name the fragment it stores, ADDR:PORT:FRAG' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 code isal-cauchy k 6 m 3 lost 1 $S6 dest 10.0.2.1:9000
+tap_expect_err "task add: a target of a fragment that is not lost" 2 \
+	'Error: "dest 10.0.2.2:9000:8": fragment 8 is not lost (lost 1,6)' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 code isal-cauchy k 6 m 3 lost 1,6 $S6 \
+	dest 10.0.2.1:9000:1 dest 10.0.2.2:9000:8
+tap_expect_err "task add: a target per lost fragment" 2 \
+	'Error: "lost 1,6": 2 lost fragments but 1 dest targets' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 code isal-cauchy k 6 m 3 lost 1,6 $S6 dest 10.0.2.1:9000:1
+tap_expect_err "task add: more lost than m" 2 \
+	'Error: "lost 1,6,8,2": 4 fragments lost, m=3 can be rebuilt' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1,6,8,2 $S6
+tap_expect_err "task add: a source serving a lost fragment" 2 \
+	'Error: "source 10.0.1.2:1:2": fragment 2 is lost' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 2 $S6
+tap_expect_err "task add: a read rebuilds data fragments only" 2 \
+	'Error: "lost 6": a read rebuilds data fragments (0..5), not 6' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 6 $S6 read block 1m cell 4k
+tap_expect_err "task add: read and dest exclude each other" 2 \
+	'Error: "read" serves a client; it cannot be combined with dest' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 code isal-cauchy k 6 m 3 lost 1 $S6 read dest 10.0.2.1:9000:1
+tap_expect_err "task add: block without cell" 2 'Error: block and cell go together: give both or neither' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1 $S6 block 1m
+tap_expect_err "task add: a layout needs code" 2 \
+	'Error: dest, read and block need "code PROFILE k K m M lost I"' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 source 10.0.1.1:1 coef 1 block 1m cell 4k
+tap_expect_err "task add: a pull task needs a port" 2 \
+	'Error: missing "port PORT" (only dest tasks go without)' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 code isal-cauchy k 6 m 3 lost 1 $S6
+tap_expect_err "task add: rate in an unknown unit" 2 \
+	'Error: "rate 5furlongs": unknown unit "furlongs" (bit, kbit, mbit, gbit, bps, kbps, mbps, gbps, ...)' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1 $S6 rate 5furlongs
+tap_expect_err "task add: a rate below a byte per second" 2 \
+	'Error: "rate 7bit": below 1 byte/s (8bit); 0 or none lifts the cap' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1 $S6 rate 7bit
+tap_expect_err "task change: rate not a rate" 2 'Error: "rate fast": not a rate' \
+	"$ECCTL" task change id 1 rate fast
+}
+tap_expect_err "task start: id is required" 2 'Error: missing "id ID"' "$ECCTL" task start
 tap_expect_err "task del: id is required" 2 'Error: missing "id ID"' "$ECCTL" task del
 tap_expect_err "task flush takes no arguments" 2 'Error: "now": flush takes no arguments' "$ECCTL" task flush now
 tap_expect_err "stats reset: bad id" 2 'Error: "id -1": must be in 0..4294967295' "$ECCTL" stats reset id -1

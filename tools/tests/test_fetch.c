@@ -3,7 +3,10 @@
  * ecfetch's fetch engine against real TCP servers on the loopback (forked
  * children): plain copy, native decoding of every lost fragment of an
  * RS(4,2) set, and each failure it must classify: refused, reset mid-stream,
- * stalled, uneven sources, short and long streams.
+ * stalled, uneven sources, short and long streams.  The striped degraded
+ * read of a whole block: 1 and m lost data fragments, parity survivors in
+ * any order, 4 KiB and 1 MiB cells, blocks ending mid-cell and mid-stripe
+ * or shorter than a cell; a survivor that ends early or sends too much.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
@@ -24,7 +27,7 @@
 
 enum serve_how { SERVE_ALL, SERVE_RESET, SERVE_STALL };
 
-static pid_t kids[16];
+static pid_t kids[32];
 static int nkids;
 
 /*
@@ -134,6 +137,89 @@ static void want_hex(const uint8_t *b, size_t len, char hex[65])
 		snprintf(hex + 2 * i, 3, "%02x", d[i]);
 }
 
+/* A striped block of RS(4,2) and its fragments, zero-extended (+1 byte). */
+struct block {
+	uint64_t len;
+	uint32_t cell;
+	uint8_t *data;
+	uint8_t *frag[6];
+	uint64_t flen[6];
+};
+
+static void make_block(const struct ecp_code *c, uint64_t len, uint32_t cell, struct block *b)
+{
+	uint64_t fs = ecp_layout_len(len, cell, c->k, 0);
+	struct ecp_run run;
+
+	b->len = len;
+	b->cell = cell;
+	b->data = malloc(len + 1);
+	test_fill(b->data, len);
+	for (int i = 0; i < c->k + c->m; i++) {
+		b->frag[i] = calloc(fs + 1, 1);
+		b->flen[i] = ecp_layout_len(len, cell, c->k, i);
+	}
+	for (ecp_run_first(&run, len, cell, c->k); run.len; ecp_run_next(&run))
+		memcpy(b->frag[run.frag] + run.off, b->data + run.pos, run.len);
+	ecp_encode(c, (const uint8_t *const *)b->frag, b->frag + c->k, fs);
+}
+
+static void free_block(struct block *b)
+{
+	free(b->data);
+	for (int i = 0; i < 6; i++)
+		free(b->frag[i]);
+}
+
+/*
+ * Read b from servers of the fragments src[0..4); source bad (if >= 0)
+ * serves its fragment with delta bytes more or less.  1 if the read
+ * delivered the block exactly; r tells what happened.
+ */
+static int striped_read(const struct ecp_code *c, const struct block *b, const int *src,
+			int bad, int delta, struct ecf_result *r)
+{
+	struct sockaddr_in a[4];
+	struct ecf_opts o = opts(b->len);
+	struct ecf_stripe p;
+	struct ecf_sink s;
+	struct ecp_err err;
+	char hex[65], want[65];
+	int ret;
+
+	if (ecf_stripe_plan(&p, c, src, b->len, b->cell, &err)) {
+		tap_diag("plan: %s", err.msg);
+		return 0;
+	}
+	for (int j = 0; j < 4; j++)
+		a[j] = server(b->frag[src[j]], b->flen[src[j]] + (j == bad ? delta : 0), SERVE_ALL);
+	ecf_sink_init(&s, -1);
+	ret = ecf_fetch_striped(a, &p, &s, &o, r);
+	ecf_sink_final(&s, hex);
+	stop_servers();
+	want_hex(b->data, b->len, want);
+	if (!ret && (s.bytes != b->len || strcmp(hex, want)))
+		tap_diag("%llu bytes, sha256 %s, want %s", (unsigned long long)s.bytes, hex, want);
+	ecf_sink_free(&s);
+	return !ret && !strcmp(hex, want);
+}
+
+/* One striped case: a fresh block, read from src, the result printed. */
+static void striped_case(const struct ecp_code *c, uint64_t len, uint32_t cell, const int *src,
+			 const char *what)
+{
+	struct ecf_result r;
+	struct block b;
+	int ok;
+
+	make_block(c, len, cell, &b);
+	ok = striped_read(c, &b, src, -1, 0, &r);
+	tap_ok(ok, "striped: %s (block %llu, cell %u, sources %d,%d,%d,%d)%s%s", what,
+	       (unsigned long long)len, cell, src[0], src[1], src[2], src[3], ok ? "" : ": ",
+	       ok ? "" : r.msg);
+	free_block(&b);
+}
+
 int main(void)
 {
 	const uint8_t *data[4];
@@ -147,7 +233,7 @@ int main(void)
 	int ret, all = 1;
 
 	signal(SIGPIPE, SIG_IGN);
-	tap_plan(11);
+	tap_plan(11 + 10);
 	test_fill(&frags[0][0], sizeof(frags));
 	ecp_code_init(&c, ecp_profile_by_name("isal-cauchy"), 4, 2, NULL, NULL);
 	for (int j = 0; j < 4; j++)
@@ -254,6 +340,45 @@ int main(void)
 		       ecf_parse_addr("10.0.1:80", &sa, NULL) &&
 		       ecf_parse_addr("10.0.1.2:0", &sa, NULL),
 		       "address parsing");
+	}
+
+	/* RS(4,2): stripe 4 cells; 4k cells make a 16 KiB stripe. */
+	striped_case(&c, 5 * 16384 + 4096 + 1000, 4096, (int[]){ 0, 2, 3, 4 },
+		     "data fragment 1 lost, ends mid-cell");
+	striped_case(&c, 3 * 16384 + 2 * 4096, 4096, (int[]){ 5, 1, 4, 3 },
+		     "data fragments 0 and 2 lost, parity survivors out of order, ends mid-stripe");
+	striped_case(&c, (8ull << 20) + (1 << 20) + (1 << 19), 1 << 20, (int[]){ 0, 2, 4, 5 },
+		     "1 MiB cells, data fragments 1 and 3 lost, ends mid-cell");
+	striped_case(&c, (4ull << 20) * 3 + (3ull << 20), 1 << 20, (int[]){ 0, 1, 2, 5 },
+		     "1 MiB cells, data fragment 3 lost (empty last cell), ends mid-stripe");
+	striped_case(&c, 1000, 4096, (int[]){ 1, 2, 3, 4 },
+		     "shorter than a cell: fragment 0 from parity and three empty sources");
+	striped_case(&c, 2 * 16384, 4096, (int[]){ 3, 2, 1, 0 },
+		     "nothing lost: whole stripes passed through");
+	{
+		struct ecf_result r;
+		struct block b;
+		int ok;
+
+		make_block(&c, 5 * 16384 + 4096 + 1000, 4096, &b);
+		ok = !striped_read(&c, &b, (int[]){ 0, 2, 3, 4 }, 2, -1, &r) &&
+		     r.fail == ECF_SHORT && r.source == 2 && strstr(r.msg, "(fragment 3) ended after");
+		tap_ok(ok, "striped: a survivor one byte short fails, naming it: %s", r.msg);
+		ok = !striped_read(&c, &b, (int[]){ 0, 2, 3, 4 }, 3, 1, &r) &&
+		     r.fail == ECF_LONG && r.source == 3 && strstr(r.msg, "(fragment 4) sent more");
+		tap_ok(ok, "striped: a survivor one byte long fails, naming it: %s", r.msg);
+		ok = !striped_read(&c, &b, (int[]){ 0, 2, 3, 4 }, 1, -(int)b.flen[2], &r) &&
+		     r.fail == ECF_SHORT && r.source == 1;
+		tap_ok(ok, "striped: a survivor that closes at once fails, naming it: %s", r.msg);
+		free_block(&b);
+	}
+	{
+		struct ecf_stripe p;
+		struct ecp_err err;
+
+		tap_ok(ecf_stripe_plan(&p, &c, (int[]){ 0, 2, 2, 4 }, 1000, 4096, &err) < 0 &&
+		       strstr(err.msg, "twice"), "striped: a source listed twice is refused: %s",
+		       err.msg);
 	}
 	return tap_done();
 }

@@ -39,9 +39,20 @@
  * ECPROXY_CMD_TASK_ADD
  * --------------------
  *
- * Adds one reconstruction task to the namespace.  A task owns the service
- * endpoint VIP:port; a client connecting there gets the GF(2^8) sum of the
- * streams of its k sources, each multiplied by the source's coefficient.
+ * Adds one coding task to the namespace.  A task reads k sources, each once
+ * over one connection, and computes one or more rows: row r is the
+ * GF(2^8) sum of the sources' streams, source j's multiplied by the row's
+ * coefficient j.  Its MODE says where the rows go:
+ *
+ *    ECPROXY_MODE_PULL: a client connecting to the service endpoint
+ *                       VIP:port gets the one row (a lost fragment).
+ *    ECPROXY_MODE_READ: a client connecting to VIP:port gets the block in
+ *                       logical order: row f is data fragment f (k rows),
+ *                       interleaved cell by cell as BLOCK and CELL say.
+ *    ECPROXY_MODE_DEST: TASK_START makes the module connect from the VIP
+ *                       to one target per row and send it the row, then
+ *                       FIN; no client, no port.
+ *
  * Attributes (ECPROXY_A_TASK_*):
  *
  *    ID: NLA_U32, 1..2^32-1, required.  Unique in the namespace.
@@ -49,8 +60,10 @@
  *         address of the namespace (on an interface, or in a local
  *         route), since the module takes what reaches VIP:port before
  *         the stack does.
- *    PORT: NLA_U16, 1..65535, required.  The service port on the VIP.
- *          VIP:port is unique in the namespace.
+ *    PORT: NLA_U16, 1..65535, required but for DEST (which serves no
+ *          port).  The service port on the VIP.  VIP:port is unique in
+ *          the namespace.
+ *    MODE: NLA_U8, enum ecproxy_task_mode, optional, default PULL.
  *    CLIENT: NLA_BINARY, 4 or 16 bytes, optional.  Only clients in
  *            CLIENT/CLIENT_PREFIX may use the task; default: any client.
  *    CLIENT_PREFIX: NLA_U8, 0..32 (IPv4) or 0..128 (IPv6), optional,
@@ -64,20 +77,54 @@
  *
  *        ADDR: NLA_BINARY, 4 or 16 bytes, required.  The source server.
  *        PORT: NLA_U16, 1..65535, required.
- *        COEF: NLA_U8, 1..255, required.  The GF(2^8) coefficient
- *              (polynomial 0x11d) applied to this source's bytes.
- *        FRAG: NLA_U8, optional.  Which fragment of the stripe the source
- *              holds; not used by the kernel, only echoed back so that
- *              tools can show where a coefficient came from.
+ *        COEF: NLA_U8, 1..255, required without ROWS, refused with them.
+ *              The GF(2^8) coefficient (polynomial 0x11d) applied to
+ *              this source's bytes: the PULL task's one row.
+ *        FRAG: NLA_U8, optional; required with BLOCK.  Which fragment of
+ *              the stripe the source holds: with a layout it gives the
+ *              source's exact length, otherwise it is only echoed back.
  *
  *             Two sources with the same ADDR and PORT are rejected.
+ *    ROWS: NLA_NESTED, optional for PULL (one row; without it the
+ *          sources' COEFs make it), required otherwise: 1..32 rows for
+ *          DEST, exactly k for READ.  An array of nests like SOURCES,
+ *          each holding ECPROXY_A_ROW_*:
+ *
+ *        COEFS: NLA_BINARY, exactly k bytes, required.  Coefficient j
+ *               applies to source j; 0 leaves the source out of the row.
+ *               Every row must use a source, and every source feed a row.
+ *        FRAG: NLA_U8, optional; required with BLOCK.  The fragment the
+ *              row rebuilds.  READ's row f must be data fragment f.
+ *        ADDR: NLA_BINARY, 4 or 16 bytes; DEST only, required there.  The
+ *              target the row is sent to.
+ *        PORT: NLA_U16, 1..65535; DEST only, required there.
+ *
+ *             Two targets with the same ADDR and PORT are rejected.
+ *    BLOCK: NLA_U64, >= 1, and CELL: NLA_U32, 1..ECPROXY_CELL_MAX (64 MiB):
+ *           both or neither; required for READ.  The layout of an
+ *           HDFS-style striped block group of BLOCK bytes in cells of
+ *           CELL bytes over k data fragments: byte X of the block is in
+ *           data fragment (X / CELL) mod k at offset (X / (CELL k)) CELL +
+ *           X mod CELL; data fragments are not padded; parity fragments
+ *           are as long as data fragment 0, computed with the missing
+ *           bytes of shorter data fragments taken as zero.  With it every
+ *           source and row has an exact length (echoed as LENGTH): a
+ *           source that closes there counts as zeros beyond it, one that
+ *           closes anywhere else fails the connection
+ *           (ECPROXY_ERR_LENGTH_MISMATCH).  Without it every source must
+ *           close at the same length.
+ *    RATE: NLA_U64, bytes/s, optional, default 0 (no cap).  Caps what the
+ *          task sends, over all its outputs together (a token bucket of
+ *          a 50 ms burst, at least 64 KiB); the sources follow through
+ *          the windows S offers them.
  *    BUFFER_SIZE: NLA_U32, 4096..67108864 (4 KiB..64 MiB), optional,
- *                 default 1048576.  The decode buffer exposed to senders
- *                 by window rewriting: no source may run more than this
- *                 far ahead of what the client has acknowledged.  The
- *                 kernel allocates it when the task is added, plus
- *                 headroom (BUFFER_SIZE / 8, at least 64 KiB) for bytes
- *                 senders had in flight when the window shrank.
+ *                 default 1048576.  The decode buffer of each row,
+ *                 exposed to senders by window rewriting: no source may
+ *                 run more than this far ahead of what the row's output
+ *                 has acknowledged.  The kernel allocates one per row
+ *                 when the task is added, each with headroom
+ *                 (BUFFER_SIZE / 8, at least 64 KiB) for bytes senders
+ *                 had in flight when the window shrank.
  *    HANDSHAKE_TIMEOUT: NLA_U32 ms, 100..600000, optional, default 3000.
  *                       All sources must complete their handshake within
  *                       it or the client's connection is reset.
@@ -100,14 +147,29 @@
  * values outside their range; -EAFNOSUPPORT for IPv6; -EADDRNOTAVAIL when
  * the VIP is not a local address; -EADDRINUSE when VIP:port is the
  * module's own end of a live connection to a source (a port of
- * net.ipv4.ip_local_port_range); -ENOSPC when the buffer would exceed the
+ * net.ipv4.ip_local_port_range); -ENOSPC when the buffers would exceed the
  * namespace's memory cap (module parameter netns_mem_max, bytes, counting
- * BUFFER_SIZE plus headroom of every task); -ENOMEM.  Answers with an ack
+ * BUFFER_SIZE plus headroom of every row of every task); -ENOMEM.  Answers with an ack
  * only, and sends an ECPROXY_EVENT_TASK_ADDED event.
  *
  * The namespace's first task registers the module's netfilter hook there
  * (with IPv4 defragmentation), and its last task's deletion removes it:
  * a namespace without tasks pays nothing per packet.
+ *
+ * ECPROXY_CMD_TASK_START
+ * ----------------------
+ *
+ * Takes ECPROXY_A_TASK_ID (required) and starts a run of that DEST task:
+ * SYNs to every source and target at once.  The run ends with
+ * ECPROXY_EVENT_TASK_COMPLETED once every target has acknowledged its
+ * row and the FIN, or with ECPROXY_EVENT_TASK_FAILED (ERROR, and the
+ * source or target at fault); a target not fully served then gets a RST,
+ * never a FIN.  A task can be started again once a run has ended.
+ * -ENOENT if there is no such task; -EINVAL if it is not a DEST task;
+ * -EBUSY while a run is under way (or its rings are being zeroed after a
+ * failed one); -EHOSTUNREACH if S has no route to a source or target;
+ * -EADDRNOTAVAIL if no local port is free; -ENOMEM.  Answers with an ack
+ * only, and sends an ECPROXY_EVENT_TASK_STARTED event.
  *
  * ECPROXY_CMD_TASK_DEL
  * --------------------
@@ -127,20 +189,29 @@
  * while a dump was under way, the message where that was noticed carries
  * NLM_F_DUMP_INTR; retry the dump to get a consistent list.  Each message
  * holds the ECPROXY_A_TASK_* attributes given to TASK_ADD (with the
- * defaults filled in, CLIENT and FRAG only when they were given), plus:
+ * defaults filled in, CLIENT and FRAG only when they were given, MODE,
+ * RATE and ROWS always, COEF only for PULL, PORT 0 for DEST), plus:
  *
- *    STATE: NLA_U8, enum ecproxy_task_state: whether a client is connected.
+ *    STATE: NLA_U8, enum ecproxy_task_state: whether a connection (or a
+ *           run) is under way.
  *    MEM: NLA_U64, bytes reserved for the task's buffers.
  *    STATS: NLA_NESTED, ECPROXY_A_STATS_* (below) for this task.
  *
  * and in each SOURCES entry, besides ADDR, PORT, COEF and FRAG:
  *
+ *    LENGTH: NLA_U64, its exact length, with a layout only.
  *    STATE: NLA_U8, enum ecproxy_source_state of its connection.
  *    BYTES_IN: NLA_U64, payload bytes of this source applied to the
  *              decode buffer, each once (repeats are in DUP_BYTES).
  *    SEGS_IN: NLA_U64, segments with payload received from this source.
  *    DUP_BYTES: NLA_U64, bytes this source sent again that had already
  *               been applied, and were skipped.
+ *
+ * and in each ROWS entry, besides COEFS, FRAG, ADDR and PORT:
+ *
+ *    LENGTH: NLA_U64, its exact length, with a layout only.
+ *    STATE: NLA_U8, enum ecproxy_row_state of its output.
+ *    BYTES_OUT: NLA_U64, bytes of the row sent, each once.
  *
  * A task with 32 sources needs about 4 KiB: dump with a receive buffer of
  * at least 16 KiB.
@@ -172,8 +243,7 @@
  * ECPROXY_CMD_TASK_SET
  * --------------------
  *
- * Changes a task while it is idle.  Takes ECPROXY_A_TASK_ID (required)
- * and at least one of:
+ * Changes a task.  Takes ECPROXY_A_TASK_ID (required) and at least one of:
  *
  *    CLIENT, CLIENT_PREFIX: as for TASK_ADD, replacing the client filter;
  *                           a /0 prefix (CLIENT 0.0.0.0, CLIENT_PREFIX 0)
@@ -183,12 +253,15 @@
  *                 the namespace cap applies to the new size with the
  *                 task's current reservation given back first.
  *    HANDSHAKE_TIMEOUT, IDLE_TIMEOUT, LINGER_TIMEOUT: as for TASK_ADD.
+ *    RATE: as for TASK_ADD; the only setting that may change while a
+ *          connection or run is under way, and takes effect at once.
  *
- * Attributes not given keep their value.  VIP, PORT and SOURCES cannot be
- * changed (-EINVAL naming the attribute: delete the task and add it
- * again), nor can the read-only STATE, MEM and STATS.  -ENOENT if there is
+ * Attributes not given keep their value.  VIP, PORT, MODE, SOURCES, ROWS,
+ * BLOCK and CELL cannot be changed (-EINVAL naming the attribute: delete
+ * the task and add it again), nor can the read-only STATE, MEM and STATS.  -ENOENT if there is
  * no such task; -EBUSY while a client connection exists, lingering ones
- * included (the task's STATE is ECPROXY_TASK_BUSY), and for the few
+ * included (the task's STATE is ECPROXY_TASK_BUSY), unless RATE is the
+ * only change, and for the few
  * milliseconds after an aborted one while its buffer is zeroed: nothing
  * is changed then; -ENOSPC if the new buffer would exceed the namespace cap; -ENOMEM.
  * The change is atomic: either every given attribute is applied, or none.
@@ -219,18 +292,25 @@
  *
  *    TYPE: NLA_U8, enum ecproxy_event, always present.
  *    TASK_ID: NLA_U32, always present.
- *    VIP, PORT: the task's service endpoint; TASK_ADDED only, with
- *               K: NLA_U8, the number of sources.
+ *    VIP, PORT: the task's service endpoint (no PORT for DEST);
+ *               TASK_ADDED only, with K: NLA_U8, the number of sources.
  *    CLIENT, CLIENT_PORT: the client's address and port; connection
  *                         events only.
- *    BYTES: NLA_U64, bytes of the rebuilt stream sent to the client
- *           (re-sent bytes counted once); CONN_DONE and CONN_FAILED.
- *    DURATION: NLA_U64, milliseconds since the client's SYN;
- *              CONN_DONE and CONN_FAILED.
- *    ERROR: NLA_U8, enum ecproxy_conn_error; CONN_FAILED only.
+ *    BYTES: NLA_U64, rebuilt bytes sent to the client or to all targets
+ *           (re-sent bytes counted once); CONN_DONE, CONN_FAILED,
+ *           TASK_COMPLETED and TASK_FAILED.
+ *    DURATION: NLA_U64, milliseconds since the client's SYN or
+ *              TASK_START; the same events.
+ *    ERROR: NLA_U8, enum ecproxy_conn_error; CONN_FAILED and TASK_FAILED.
  *    ERROR_SOURCE: NLA_U8, the index of the source at fault, with
  *                  SOURCE_ADDR and SOURCE_PORT, its address and port;
- *                  CONN_FAILED only, when one source is to blame.
+ *                  the same events, when one source is to blame.
+ *    ERROR_TARGET: NLA_U8, the index of the target (row) at fault, with
+ *                  TARGET_ADDR and TARGET_PORT; TASK_FAILED, when one
+ *                  target is to blame.
+ *
+ * A DEST task's run has no client: it yields TASK_STARTED, then
+ * TASK_COMPLETED or TASK_FAILED, instead of the connection events.
  *
  * Connection events are built in softirq with GFP_ATOMIC and only when
  * someone listens; the data path never waits for a listener.  An event
@@ -246,9 +326,9 @@
  * STATS_RESET sets them to zero:
  *
  *    BYTES_IN: the sources' BYTES_IN summed.
- *    BYTES_OUT: bytes of the rebuilt stream sent to the client, each once
+ *    BYTES_OUT: rebuilt bytes sent to the client or the targets, each once
  *               (segments sent again are counted in RESENT).
- *    SEGS_OUT: segments with payload sent to the client.
+ *    SEGS_OUT: segments with payload sent to the client or the targets.
  *    SEGS_APPLIED: source segments multiplied into the decode buffer.
  *    DUPS_SKIPPED: source segments whose bytes had all been applied
  *                  already (retransmissions), dropped without effect.
@@ -286,6 +366,9 @@
  *                connection failed, ECPROXY_ERR_NONE if none did.
  *    LAST_ERROR_SOURCE: NLA_U8, the source index LAST_ERROR is about,
  *                       present only when it is about one source.
+ *    LAST_ERROR_TARGET: NLA_U8, likewise for a target (DEST).
+ *    RATE: NLA_U64, bytes/s the task sent: over the last second while a
+ *          connection or run is under way, its average once it ended.
  *
  * Unknown attributes in replies must be ignored: later versions add more.
  */

@@ -5,8 +5,10 @@
  * process) read a request of exactly REQLEN bytes if asked to, stream FILE
  * and close.
  *
- *   ecp-srv [-r REQLEN] [-R REQFILE] [-4 ADDR] PORT FILE
+ *   ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] PORT FILE
  *
+ * -L appends "served BYTES" (or "failed BYTES") to LOG for every
+ * connection, so that a test can count how often a survivor was read.
  * -R writes the request received to REQFILE, so that a test can check that
  * every source got A's request.  A connection whose request is short (EOF
  * or reset first) gets nothing and is closed, which the test sees as a
@@ -59,7 +61,8 @@ out:
 	return ret;
 }
 
-static int serve(int s, const char *file, size_t reqlen, const char *reqfile)
+static int serve(int s, const char *file, size_t reqlen, const char *reqfile,
+		 size_t *sent)
 {
 	static char buf[1 << 16];
 	int fd;
@@ -86,26 +89,43 @@ static int serve(int s, const char *file, size_t reqlen, const char *reqfile)
 			perror("ecp-srv: send");
 			return 1;
 		}
+		*sent += n;
 	}
 	close(fd);
 	return close(s) ? 1 : 0;
 }
 
+/* One line per connection; O_APPEND keeps the children's lines whole. */
+static void log_conn(const char *log, int ret, size_t sent)
+{
+	char line[64];
+	int fd, n;
+
+	if (!log)
+		return;
+	fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	n = snprintf(line, sizeof(line), "%s %zu\n", ret ? "failed" : "served", sent);
+	if (fd < 0 || write_all(fd, line, n))
+		perror(log);
+	if (fd >= 0)
+		close(fd);
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ecp-srv [-r REQLEN] [-R REQFILE] [-4 ADDR] PORT FILE\n");
+		"usage: ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] PORT FILE\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
-	const char *reqfile = NULL;
+	const char *reqfile = NULL, *log = NULL;
 	size_t reqlen = 0;
 	int ls, opt, one = 1;
 
-	while ((opt = getopt(argc, argv, "r:R:4:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:R:L:4:")) != -1) {
 		switch (opt) {
 		case 'r':
 			if (parse_size(optarg, &reqlen))
@@ -113,6 +133,9 @@ int main(int argc, char **argv)
 			break;
 		case 'R':
 			reqfile = optarg;
+			break;
+		case 'L':
+			log = optarg;
 			break;
 		case '4':
 			if (inet_pton(AF_INET, optarg, &sin.sin_addr) != 1)
@@ -147,9 +170,15 @@ int main(int argc, char **argv)
 			perror("ecp-srv: fork");
 			close(s);
 			break;
-		case 0:
+		case 0: {
+			size_t sent = 0;
+			int ret;
+
 			close(ls);
-			_exit(serve(s, argv[optind + 1], reqlen, reqfile));
+			ret = serve(s, argv[optind + 1], reqlen, reqfile, &sent);
+			log_conn(log, ret, sent);
+			_exit(ret);
+		}
 		default:
 			close(s);
 		}

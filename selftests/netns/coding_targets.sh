@@ -1,0 +1,205 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Tasks with targets: S reads the k survivors once and sends every lost
+# fragment to its own target node, r of them at once ("dest"), started by
+# `ecctl task start`.  RS(6,3) (ISA-L Cauchy, HDFS) and RS(12,4)
+# (Jerasure, Ceph) with r = 1..m, data and parity fragments, a striped
+# block group with a partial last stripe, a run started again, targets
+# that refuse or die, a source that dies, and loss and reordering on
+# every link.  Every stored fragment must equal the one `ecctl code
+# encode` made, every survivor must have served one connection and its
+# fragment once, and a target that was not fully served must see a RST,
+# never a FIN.  Topology (../lib/topo.sh): B1..B12 serve the survivors,
+# T1..T4 are the targets.
+set -u
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/ec.sh"
+
+EC_SERVER=prog
+topo_init ctg
+pp modprobe ecproxy
+topo_setup 0 12 4 || exit 1
+
+ip netns exec $S "$ECCTL" monitor > "$tmp/mon.txt" 2> "$tmp/mon.err" &
+mon=$!
+cleanup() {
+	kill $mon 2>/dev/null
+	topo_cleanup
+}
+trap cleanup EXIT
+
+# mon_has REGEX: a line the monitor printed matches REGEX.
+mon_has() {
+	grep -Eq "$1" "$tmp/mon.txt"
+}
+
+# prep ID PROFILE K M LOST SIZE [CELL]: fragments, survivors (logging
+# their connections to $tmp/ID/served.*), targets, and task ID with them.
+prep() {
+	local id=$1 dir=$tmp/$1 layout=()
+	rm -rf "$dir"
+	ec_encode "$dir" "$2" "$3" "$4" "$6" ${7:+"$7"} || return 1
+	[ -z "${7:-}" ] || layout=(block "$6" cell "$7")
+	EC_SRVLOG=$dir/served ec_store "$dir" "$3" "$4" "$5" $((8000 + id)) ||
+		return 1
+	ec_targets "$dir" "$5" $((9000 + id)) || return 1
+	ecin $S task add id "$id" vip $VIP code "$2" k "$3" m "$4" lost "$5" \
+		"${EC_SOURCES[@]}" "${EC_DESTS[@]}" "${layout[@]}" \
+		${EC_TASK:-} >&2
+}
+
+# case DESC ID PROFILE K M LOST SIZE [CELL]: one whole run, checked.
+case_run() {
+	local desc=$1 id=$2 dir=$tmp/$2 why=
+	if ! prep "$id" "${@:3}"; then
+		tap_fail "$desc" "setting up the survivors, targets or the task failed"
+	elif ! ec_run "$id" 120; then
+		why="the run did not complete"
+	elif ! ec_stored "$dir" "$6"; then
+		why="a target's fragment differs, or it did not end with a FIN"
+	elif ! ec_served_once "$dir/served" "$dir"; then
+		why="a survivor did not serve one connection and its fragment once"
+	elif ! wait_for 5 mon_has "^task $id completed bytes [0-9]+ duration"; then
+		why="no completed event"
+	fi
+	if [ -n "$why" ]; then
+		tap_fail "$desc" "$why" "$(head -n 3 "$dir"/tgt.* "$dir"/served.* 2>&1)"
+		ecin $S task show id "$id" -s >&2
+	else
+		tap_ok "$desc"
+	fi
+	ec_stop_servers
+}
+
+# --- r = 1..m, RS(6,3) and RS(12,4), data and parity ----------------------
+# Fragments of 64 KiB + 5, so that the block is no multiple of k.
+id=1
+for c in "isal-cauchy 6 3 2" "isal-cauchy 6 3 1,7" "isal-cauchy 6 3 0,4,8" \
+	"jerasure-rs 12 4 11" "jerasure-rs 12 4 3,13" "jerasure-rs 12 4 0,5,14" \
+	"jerasure-rs 12 4 2,7,12,15"; do
+	read -r profile k m lost <<< "$c"
+	r=$(echo "$lost" | tr ',' '\n' | wc -l)
+	case_run "$profile RS($k,$m): r=$r lost $lost, one pass to $r targets" \
+		$id "$profile" "$k" "$m" "$lost" $((k * ((64 << 10) + 5) - 3))
+	id=$((id + 1))
+done
+
+# The last case: four rows over twelve sources, each byte out once per row.
+last=$((id - 1))
+frag=$(stat -c %s "$tmp/$last/frag.0")
+tap_expect_jq "RS(12,4) r=4: the task read $((12 * frag)) bytes and sent $((4 * frag))" \
+	".[0].stats.bytes_in == $((12 * frag)) and .[0].stats.bytes_out == $((4 * frag))
+	 and ([.[0].rows[].stats.state] | unique) == [\"done\"]
+	 and ([.[0].rows[].stats.bytes_out] | unique) == [$frag]" \
+	ecin $S -j task show id $last -s
+tap_expect_jq "show: mode dest, the targets and their fragments" \
+	'.[0].mode == "dest" and (.[0] | has("port") | not)
+	 and ([.[0].rows[].frag] == [2, 7, 12, 15])
+	 and ([.[0].rows[].addr] == ["10.0.101.2", "10.0.102.2", "10.0.103.2", "10.0.104.2"])' \
+	ecin $S -j task show id $last
+tap_check "monitor: the run of task $last started" mon_has "^task $last started$"
+
+# --- a task is started again after it ended --------------------------------
+dir=$tmp/1
+EC_SRVLOG=$dir/served ec_store "$dir" 6 3 2 8001 >/dev/null
+ec_targets "$dir" 2 9001
+if ec_run 1 60 && ec_stored "$dir" 2; then
+	tap_ok "task 1 started again: the fragment stored again"
+else
+	tap_fail "task 1 started again" "$(cat "$dir/tgt.2")"
+fi
+ec_stop_servers
+tap_expect_err "start an unknown task" 1 "Error: task 77 does not exist" \
+	ecin $S task start id 77
+ecin $S task add id 50 vip $VIP port 7050 code isal-cauchy k 6 m 3 lost 0 \
+	source 10.0.11.2:1:1 source 10.0.12.2:1:2 source 10.0.13.2:1:3 \
+	source 10.0.14.2:1:4 source 10.0.15.2:1:5 source 10.0.16.2:1:6 >&2
+tap_expect_err "start a pull task: refused, its client starts it" 1 \
+	"Error: task 50 has no targets: a client starts it by connecting to 10.99.0.1:7050" \
+	ecin $S task start id 50
+
+# --- a striped block group with a partial last stripe ----------------------
+# RS(6,3) in 4 KiB cells, the block ending in the middle of data
+# fragment 3's cell: fragments 0..2 full, 3 partial, 4 and 5 a cell short.
+block=$((6 * 4096 * 5 + 3 * 4096 + 1000))
+case_run "striped block of $block bytes, 4 KiB cells: lost 1,4,7 to exact lengths" \
+	20 isal-cauchy 6 3 1,4,7 $block 4096
+lens=$(for f in 1 4 7; do stat -c %s "$tmp/20/got.$f"; done | tr '\n' ' ')
+if [ "$lens" = "24576 20480 24576 " ]; then
+	tap_ok "striped: the targets got 24576, 20480 and 24576 bytes (data 1, short data 4, parity 7)"
+else
+	tap_fail "striped: exact lengths" "got $lens"
+fi
+tap_expect_jq "striped: show gives every source and row its exact length" \
+	'.[0].block == '$block' and .[0].cell == 4096
+	 and ([.[0].rows[].length] == [24576, 20480, 24576])' \
+	ecin $S -j task show id 20
+
+# --- a target that refuses --------------------------------------------------
+EC_TGT_NONE=5 prep 30 isal-cauchy 6 3 2,5 $((6 * 200000))
+ecin $S task start id 30 >&2
+tap_check "target refuses: the run ends" wait_for 30 ec_conn_idle 30
+tap_check "target refuses: failed event names the target" wait_for 5 mon_has \
+	"^task 30 failed error target-refused target 1 10\.0\.102\.2:9030 bytes [0-9]+ duration [0-9]+ ms$"
+tap_expect_jq "target refuses: last error target-refused, target 1" \
+	'.[0].stats.last_error == "target-refused" and .[0].stats.last_error_target == 1' \
+	ecin $S -j task show id 30 -s
+got=$(cat "$tmp/30/tgt.2" 2>/dev/null)
+if [ -z "$got" ] || [ "${got%% *}" = reset ]; then
+	tap_ok "target refuses: the other target got a RST, never a FIN (${got:-no data})"
+else
+	tap_fail "target refuses: the other target got a RST" "$got"
+fi
+ec_stop_servers
+
+# --- a target that dies mid-stream ------------------------------------------
+EC_TASK="buffer 64k" EC_TGT_ARGS="4 -x 100000" \
+	prep 31 jerasure-rs 6 3 1,4,8 $((6 * 1000000))
+ecin $S task start id 31 >&2
+tap_check "target dies: the run ends" wait_for 60 ec_conn_idle 31
+tap_check "target dies: failed event names the target" wait_for 5 mon_has \
+	"^task 31 failed error target-(reset|refused) target 1 10\.0\.102\.2:9031 bytes [0-9]+ duration"
+ends=$(cat "$tmp/31/tgt.1" "$tmp/31/tgt.8" | cut -d' ' -f1 | tr '\n' ' ')
+if [ "$ends" = "reset reset " ]; then
+	tap_ok "target dies: the two other targets got a RST, not a FIN"
+else
+	tap_fail "target dies: the two other targets got a RST" "$ends"
+fi
+ec_stop_servers
+
+# --- a source that dies mid-stream ------------------------------------------
+# T1's link is slow, so that EBSN holds the sources back long enough.
+EC_TASK="buffer 64k" prep 32 isal-cauchy 6 3 3,6 $((6 * 1000000))
+pp ip netns exec $S tc qdisc add dev to-t1 root tbf rate 20mbit burst 16k latency 1s
+ecin $S task start id 32 >&2
+wait_for 30 sh -c "[ \$(stat -c %s $tmp/32/got.3 2>/dev/null || echo 0) -gt 100000 ]"
+topo_kill_ns "$B"4 KILL
+tap_check "source dies: the run ends" wait_for 60 ec_conn_idle 32
+tap_check "source dies: failed event names the source" wait_for 5 mon_has \
+	"^task 32 failed error (length-mismatch|source-reset) source 3 10\.0\.14\.2:8032 bytes"
+ends=$(cat "$tmp/32/tgt.3" "$tmp/32/tgt.6" | cut -d' ' -f1 | tr '\n' ' ')
+if [ "$ends" = "reset reset " ]; then
+	tap_ok "source dies: both targets got a RST, not a FIN"
+else
+	tap_fail "source dies: both targets got a RST" "$ends"
+fi
+pp ip netns exec $S tc qdisc del dev to-t1 root
+ec_stop_servers
+
+# --- loss and reordering on every link --------------------------------------
+add_netem() {
+	ip netns exec "$1" tc qdisc replace dev "$2" root netem \
+		delay 2ms 1ms loss 1% reorder 10% 50%
+}
+pp topo_each_link add_netem
+case_run "1% loss and reordering on every link: RS(6,3) r=3 of 1 MB fragments" \
+	40 isal-cauchy 6 3 0,5,7 $((6 * 1000000))
+tap_expect_jq "loss: sources retransmitted, applied once" \
+	'.[0].stats.dups_skipped + .[0].stats.resent > 0' ecin $S -j task show id 40 -s
+
+kill $mon 2>/dev/null
+wait $mon 2>/dev/null
+tap_check "flush" ecin $S task flush
+tap_check "unload" modprobe -r ecproxy
+tap_done
