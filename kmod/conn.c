@@ -262,7 +262,9 @@ void ecp_conn_finish(struct ecp_conn *c)
 	t->conn = NULL;
 	for (i = 0; i < c->nrow; i++) {
 		ecp_stats_buffer(&t->stats, ecp_dbuf_peak(&c->row[i].dbuf));
-		WRITE_ONCE(t->row[i].state, ECPROXY_ROW_IDLE);
+		/* A target's row stays done or reset until the next run. */
+		if (ecp_conn_has_client(c))
+			WRITE_ONCE(t->row[i].state, ECPROXY_ROW_IDLE);
 	}
 	/* Once a run has ended, its average is what an operator compares. */
 	if (ms)

@@ -471,6 +471,9 @@ void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q, u8 err,
 		/* Never a FIN for a partial fragment: a RST. */
 		if (ecp_conn_has_client(c) ? !skip_client : (int)i != skip_tgt)
 			ecp_conn_send_rst_out(c, &c->out[i], q);
+		/* A target keeps its row's end in show until the next run. */
+		if (!ecp_conn_has_client(c) && !c->out[i].done)
+			WRITE_ONCE(t->row[i].state, ECPROXY_ROW_RESET);
 	}
 	for (i = 0; i < c->k; i++)
 		if ((int)i != skip_src)
@@ -485,8 +488,6 @@ void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q, u8 err,
 	ecp_conn_finish(c);
 	if (err_src >= 0)
 		WRITE_ONCE(t->src[err_src].state, ECPROXY_SOURCE_RESET);
-	if (err_tgt >= 0)
-		WRITE_ONCE(t->row[err_tgt].state, ECPROXY_ROW_RESET);
 }
 
 /* ---- Towards the outputs ---------------------------------------------- */

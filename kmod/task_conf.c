@@ -202,6 +202,14 @@ int ecp_task_change(struct ecp_net *en, u32 id, const struct ecp_task *model,
 		WRITE_ONCE(t->rate, model->rate);
 		goto changed;
 	}
+	if ((what & ECP_CHANGE_BUFFER) && t->mode == ECPROXY_MODE_READ &&
+	    model->buffer_size / 2 < t->cell) {
+		ecp_extack_fmt(extack, NULL,
+			       "task %u: a read needs a buffer of at least two cells, %llu bytes",
+			       id, 2ULL * t->cell);
+		ret = -EINVAL;
+		goto out;
+	}
 	if ((what & ECP_CHANGE_BUFFER) &&
 	    model->buffer_size != t->buffer_size) {
 		size = ((size_t)model->buffer_size +

@@ -369,6 +369,23 @@ static int ecp_parse_layout(struct ecp_task *t, struct nlattr **attrs,
 	}
 	t->block = nla_get_u64(attrs[ECPROXY_A_TASK_BLOCK]);
 	t->cell = nla_get_u32(attrs[ECPROXY_A_TASK_CELL]);
+	/*
+	 * A read's client takes the rows a cell at a time, in turn: a source
+	 * feeding row r must be able to finish r's cell while the rows after
+	 * it still hold the cells of the previous stripe.  With less than two
+	 * cells per ring, the windows can round its last bytes away and the
+	 * read stalls for ever.
+	 */
+	if (t->mode == ECPROXY_MODE_READ && t->buffer_size / 2 < t->cell) {
+		if (attrs[ECPROXY_A_TASK_BUFFER_SIZE] ||
+		    t->cell > ECPROXY_BUFFER_MAX / 2) {
+			ecp_extack_fmt(extack, attrs[ECPROXY_A_TASK_BUFFER_SIZE],
+				       "a read needs a buffer of at least two cells, %llu bytes (at most %u)",
+				       2ULL * t->cell, ECPROXY_BUFFER_MAX);
+			return -EINVAL;
+		}
+		t->buffer_size = 2 * t->cell;
+	}
 	for (i = 0; i < t->k; i++) {
 		if (t->src[i].frag < 0) {
 			ecp_extack_fmt(extack, NULL,

@@ -171,7 +171,8 @@ ec_targets() {
 		[ "${EC_TGT_NONE:-}" != "$f" ] || continue
 		args=()
 		# shellcheck disable=SC2206 # options, word-split on purpose
-		[ "${EC_TGT_ARGS%% *}" != "$f" ] || args=(${EC_TGT_ARGS#* })
+		[ "${EC_TGT_ARGS:-}" = "" ] || [ "${EC_TGT_ARGS%% *}" != "$f" ] ||
+			args=(${EC_TGT_ARGS#* })
 		ip netns exec "$T$n" "$PROGS/ecp-tgt" "${args[@]}" \
 			-L "$dir/tgt.$f" "$port" "$dir/got.$f" &
 		wait_for 10 topo_listening "$T$n" "$port" || return 1

@@ -73,13 +73,19 @@ read_case "RS(6,3) 1 MiB cells, lost data 1, block ends mid-cell (1 stripe + 2.5
 	6 isal-cauchy 6 3 1 $((6 * mib + 2 * mib + mib / 2)) $mib
 read_case "RS(6,3) 1 MiB cells, lost data 0,2,5 (m=3), block ends mid-stripe" \
 	7 isal-cauchy 6 3 0,2,5 $((6 * mib + 3 * mib)) $mib
-tap_expect_jq "show: mode read, the layout, a row per data fragment" \
+tap_expect_jq "show: mode read, the layout, a row per data fragment, two cells of buffer" \
 	'.[0].mode == "read" and .[0].block == '$((9 * mib))' and .[0].cell == '$mib'
+	 and .[0].buffer == '$((2 * mib))'
 	 and ([.[0].rows[].frag] == [0, 1, 2, 3, 4, 5])
 	 and ([.[0].sources[].length] | length) == 6' \
 	ecin $S -j task show id 7
-tap_expect_jq "read: the client got the block, each survivor gave its fragment once" \
-	'.[0].stats.bytes_out == '$((9 * mib))' and .[0].stats.bytes_in == '$((9 * mib))'
+in=0
+for f in $(cat "$tmp/7/sources"); do
+	in=$((in + $(stat -c %s "$tmp/7/frag.$f")))
+done
+tap_expect_jq "read: the client got the block, each survivor gave its fragment once ($in bytes)" \
+	'.[0].stats.bytes_out == '$((9 * mib))' and .[0].stats.bytes_in == '$in'
+	 and ([.[0].sources[] | .stats.bytes_in == .length] | all)
 	 and .[0].stats.conns_done == 1' \
 	ecin $S -j task show id 7 -s
 
@@ -135,6 +141,17 @@ tap_expect_err "read without a layout" 2 \
 	"Error: block and cell go together: give both or neither" \
 	ecin $S task add id 60 vip $VIP port 7060 code isal-cauchy k 6 m 3 lost 1 \
 	"${EC_SOURCES[@]}" read block 100000
+tap_expect_err "read without block and cell: the kernel refuses" 1 \
+	"Error: a read needs the layout: block and cell" \
+	ecin $S task add id 60 vip $VIP port 7060 code isal-cauchy k 6 m 3 lost 2 \
+	"${EC_SOURCES[@]}" read
+tap_expect_err "read with a buffer of one cell: refused" 1 \
+	"Error: a read needs a buffer of at least two cells, 2097152 bytes (at most 67108864)" \
+	ecin $S task add id 60 vip $VIP port 7060 code isal-cauchy k 6 m 3 lost 2 \
+	"${EC_SOURCES[@]}" read block 100m cell 1m buffer 1m
+tap_expect_err "a read's buffer cannot shrink below two cells" 1 \
+	"Error: task 7: a read needs a buffer of at least two cells, 2097152 bytes" \
+	ecin $S task change id 7 buffer 1m
 capture ecin $S task add id 60 vip $VIP port 7060 code isal-cauchy k 6 m 3 lost 7 \
 	"${EC_SOURCES[@]}" read block 100000 cell 4k
 if [ "$rc" = 2 ] && [ "$err" = 'Error: "lost 7": a read rebuilds data fragments (0..5), not 7' ]; then

@@ -263,7 +263,7 @@ tap_expect_out "TASK_SET refuses a new port" 0 \
 	"-22 task 2: port cannot be changed; delete the task and add it again" \
 	raw TASK_SET TASK_ID:u32:2 TASK_PORT:u16:80
 tap_expect_out "TASK_SET with nothing to change" 0 \
-	"-22 task 2: nothing to change; give client, buffer or a timeout" \
+	"-22 task 2: nothing to change; give client, buffer, rate or a timeout" \
 	raw TASK_SET TASK_ID:u32:2
 tap_expect_out "TASK_SET without an id" 0 "-22 missing attribute id" \
 	raw TASK_SET TASK_BUFFER_SIZE:u32:65536

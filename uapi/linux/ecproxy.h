@@ -619,12 +619,13 @@ enum ecproxy_conn_error {
 	ECPROXY_ERR_TARGET_TIMEOUT,	/* a target stopped acknowledging */
 };
 
+/* A row's output (ECPROXY_A_ROW_STATE); DONE and RESET last until the next run. */
 enum ecproxy_row_state {
 	ECPROXY_ROW_IDLE,		/* no connection */
 	ECPROXY_ROW_SYN_SENT,		/* DEST: SYN sent to the target */
 	ECPROXY_ROW_SENDING,
-	ECPROXY_ROW_DONE,		/* every byte and the FIN acked */
-	ECPROXY_ROW_RESET,
+	ECPROXY_ROW_DONE,		/* DEST: every byte and the FIN acked */
+	ECPROXY_ROW_RESET,		/* DEST: the run failed, the target got a RST */
 };
 
 #endif /* _UAPI_LINUX_ECPROXY_H */
