@@ -15,6 +15,7 @@
 #include <linux/skbuff.h>
 
 #include "conn_state.h"
+#include "layout.h"
 #include "task.h"
 
 /* The row output o reads (PULL, DEST). */
@@ -22,27 +23,6 @@ static unsigned int ecp_conn_out_row(const struct ecp_conn *c,
 				     const struct ecp_conn_out *o)
 {
 	return c->mode == ECPROXY_MODE_DEST ? o - c->out : 0;
-}
-
-/* READ: where offset @off of row (data fragment) r lies in the block. */
-static u64 ecp_read_pos(const struct ecp_task *t, unsigned int r, u64 off)
-{
-	u32 in;
-	u64 n = div_u64_rem(off, t->cell, &in);
-
-	return (n * t->k + r) * t->cell + in;
-}
-
-/* READ: how many bytes of row r lie below block offset @pos. */
-static u64 ecp_read_row_off(const struct ecp_task *t, unsigned int r,
-			    u64 pos)
-{
-	u64 stripe = (u64)t->cell * t->k;
-	u64 n = div64_u64(pos, stripe), rest = pos - n * stripe;
-	u64 before = (u64)r * t->cell;
-
-	return n * t->cell + (rest > before ? min_t(u64, rest - before,
-						    t->cell) : 0);
 }
 
 u64 ecp_conn_row_complete(const struct ecp_conn *c, unsigned int r)
@@ -75,7 +55,7 @@ u64 ecp_conn_out_complete(const struct ecp_conn *c,
 		u64 done = ecp_conn_row_complete(c, r);
 
 		if (done < c->row[r].len)
-			m = min(m, ecp_read_pos(t, r, done));
+			m = min(m, ecp_layout_pos(t->cell, t->k, r, done));
 	}
 	return m;
 }
@@ -196,7 +176,7 @@ void ecp_conn_out_release(struct ecp_conn *c, struct ecp_conn_out *o,
 	if (c->mode == ECPROXY_MODE_READ) {
 		for (r = 0; r < c->nrow; r++)
 			ecp_dbuf_release(&c->row[r].dbuf,
-					 ecp_read_row_off(c->t, r, upto));
+					 ecp_layout_frag_off(upto, c->t->cell, c->t->k, r));
 	} else {
 		ecp_dbuf_release(&c->row[ecp_conn_out_row(c, o)].dbuf, upto);
 	}

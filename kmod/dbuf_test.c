@@ -361,6 +361,131 @@ static void ecp_dbuf_apply_test(struct kunit *test)
 }
 
 /*
+ * One source feeding three rows (ecp_dbuf_apply_skb_n()): rings of
+ * different sizes whose bases move apart as their outputs ack.  Each new
+ * byte lands in every row with that row's coefficient, or in none: a
+ * segment past any row's limit (the tightest ring) is refused whole and
+ * records nothing, and a retransmission is applied to no row twice
+ * whichever rows have released it.
+ */
+#define ROWS_N		3
+#define ROWS_LEN	3000
+
+static void ecp_dbuf_rows_check(struct kunit *test, struct ecp_dbuf *d,
+				const u8 *c, const u8 *data, const bool *got,
+				u64 start)
+{
+	u8 *out = kunit_kmalloc(test, ROWS_LEN, GFP_KERNEL);
+	unsigned int r;
+	u32 i, n;
+
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	for (r = 0; r < ROWS_N; r++) {
+		u64 base = ecp_dbuf_base(&d[r]);
+
+		n = min_t(u64, start + ROWS_LEN, ecp_dbuf_limit(&d[r])) - base;
+		KUNIT_ASSERT_EQ(test, ecp_dbuf_read(&d[r], base, out, n), 0);
+		for (i = 0; i < n; i++) {
+			u32 x = base - start + i;
+			u8 want = got[x] ? ecp_gf_ref_mul(c[r], data[x]) : 0;
+
+			KUNIT_ASSERT_EQ_MSG(test, out[i], want,
+					    "row %u offset %u", r, x);
+		}
+	}
+}
+
+static void ecp_dbuf_apply_n_test(struct kunit *test)
+{
+	const u64 start = 3 * G4 - 1000;
+	const u32 size[ROWS_N] = { 1000, 1500, 2200 };
+	struct ecp_dbuf d[ROWS_N], *dp[ROWS_N];
+	const struct ecp_gf_coef *cp[ROWS_N];
+	struct ecp_gf_coef coef[ROWS_N];
+	u8 c[ROWS_N], *data;
+	struct rnd_state rnd;
+	struct sk_buff *skb;
+	struct ecp_ivset iv;
+	bool *got;
+	unsigned int r;
+	u32 i;
+
+	data = kunit_kmalloc(test, ROWS_LEN, GFP_KERNEL);
+	got = kunit_kzalloc(test, ROWS_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, data);
+	KUNIT_ASSERT_NOT_NULL(test, got);
+	prandom_seed_state(&rnd, 7);
+	prandom_bytes_state(&rnd, data, ROWS_LEN);
+	skb = alloc_skb(ROWS_LEN, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	skb_put_data(skb, data, ROWS_LEN);
+	KUNIT_ASSERT_EQ(test, ecp_ivset_init(&iv, 4, GFP_KERNEL), 0);
+	ecp_ivset_reset(&iv, start);
+	for (r = 0; r < ROWS_N; r++) {
+		/* Without the field tables only XOR (c = 1) is exact. */
+		c[r] = ecp_gf_mul1(0x53, 0xca) == ecp_gf_ref_mul(0x53, 0xca) ?
+		       0x1d + 0x40 * r : 1;
+		ecp_gf_coef_init(&coef[r], c[r]);
+		KUNIT_ASSERT_EQ(test, ecp_dbuf_init(&d[r], size[r]), 0);
+		ecp_dbuf_reset(&d[r], start);
+		dp[r] = &d[r];
+		cp[r] = &coef[r];
+	}
+
+#define APPLY_N(from, to) \
+	ecp_dbuf_apply_skb_n(dp, cp, ROWS_N, &iv, start + (from), skb, \
+			     (from), (to) - (from))
+	KUNIT_EXPECT_EQ(test, APPLY_N(0, 600), 600);
+	KUNIT_EXPECT_EQ(test, APPLY_N(800, 1000), 200);
+	KUNIT_EXPECT_EQ(test, APPLY_N(500, 900), 200);
+	for (i = 0; i < 1000; i++)
+		got[i] = true;
+	ecp_dbuf_rows_check(test, d, c, data, got, start);
+
+	/* Row 0's ring ends at 1000: refused whole, nothing recorded. */
+	KUNIT_EXPECT_EQ(test, APPLY_N(900, 1100), -ENOBUFS);
+	KUNIT_EXPECT_EQ(test, ecp_ivset_low(&iv), start + 1000);
+	KUNIT_EXPECT_EQ(test, ecp_dbuf_apply_skb_n(dp, cp, ROWS_N, &iv,
+						   start + 900, skb, 2900,
+						   200), -EFAULT);
+	ecp_dbuf_rows_check(test, d, c, data, got, start);
+
+	/*
+	 * Rows 0 and 2 released to 800, row 1 only to 300: a retransmission
+	 * of 200..1200 is new from 1000 on, and lands in all three.
+	 */
+	ecp_dbuf_release(&d[0], start + 800);
+	ecp_dbuf_release(&d[1], start + 300);
+	ecp_dbuf_release(&d[2], start + 800);
+	KUNIT_EXPECT_EQ(test, APPLY_N(200, 1200), 200);
+	for (i = 1000; i < 1200; i++)
+		got[i] = true;
+	ecp_dbuf_rows_check(test, d, c, data, got, start);
+	/* Bytes row 1 still holds were not applied twice. */
+	KUNIT_EXPECT_EQ(test, APPLY_N(300, 700), 0);
+	ecp_dbuf_rows_check(test, d, c, data, got, start);
+
+	/* Row 1 (base 300, size 1500) limits the window to 1800. */
+	KUNIT_EXPECT_EQ(test, APPLY_N(1200, 1801), -ENOBUFS);
+	KUNIT_EXPECT_EQ(test, APPLY_N(1200, 1800), 600);
+	for (i = 1200; i < 1800; i++)
+		got[i] = true;
+	ecp_dbuf_rows_check(test, d, c, data, got, start);
+
+	/* No rows: the record still moves (a source no row uses). */
+	KUNIT_EXPECT_EQ(test, ecp_dbuf_apply_skb_n(dp, cp, 0, &iv,
+						   start + 1800, skb, 1800,
+						   100), 100);
+	KUNIT_EXPECT_EQ(test, ecp_ivset_low(&iv), start + 1900);
+#undef APPLY_N
+
+	kfree_skb(skb);
+	ecp_ivset_destroy(&iv);
+	for (r = 0; r < ROWS_N; r++)
+		ecp_dbuf_destroy(&d[r]);
+}
+
+/*
  * Random accumulation at random offsets and coefficients, random releases,
  * and reads, against a model ring of a different size (so that a modulus
  * mistake cannot cancel out); every few operations the whole window is
@@ -489,6 +614,7 @@ static struct kunit_case ecp_dbuf_test_cases[] = {
 	KUNIT_CASE(ecp_dbuf_occupancy_test),
 	KUNIT_CASE(ecp_dbuf_skb_test),
 	KUNIT_CASE(ecp_dbuf_apply_test),
+	KUNIT_CASE(ecp_dbuf_apply_n_test),
 	KUNIT_CASE_PARAM(ecp_dbuf_random_test, ecp_dbuf_rand_gen_params),
 	{}
 };

@@ -13,6 +13,7 @@
 
 #include <linux/ecproxy.h>
 #include "extack.h"
+#include "layout.h"
 #include "netlink.h"
 #include "task.h"
 
@@ -329,23 +330,6 @@ int ecp_parse_client(struct ecp_task *t, struct nlattr **attrs,
 	t->has_client = true;
 	t->client_prefix = prefix;
 	return 0;
-}
-
-/*
- * The exact length of fragment @frag of a striped block group of @block
- * bytes in cells of @cell over @k data fragments (HDFS's layout): byte X
- * of the block is in data fragment (X / cell) mod k, data fragments are
- * not padded, and parity fragments are as long as data fragment 0.
- */
-static u64 ecp_layout_len(u64 block, u32 cell, unsigned int k, int frag)
-{
-	u64 stripe = (u64)cell * k, full = div64_u64(block, stripe);
-	u64 rest = block - full * stripe;
-	u64 idx = frag < k ? frag : 0;
-	u64 before = idx * cell;
-
-	return full * cell + (rest > before ? min_t(u64, rest - before, cell) :
-			      0);
 }
 
 /* Check the layout and give every source and row its exact length. */

@@ -64,7 +64,7 @@ fi
 # The longest fault suites run on the stock kernel only: on the debug
 # kernel they take half an hour each under TCG, which CI's time cannot
 # hold (run them there by hand: selftests/vm/run --kernel debug -- ...).
-debian_only=" hostile.sh recon_faults.sh "
+debian_only=" hostile.sh recon_faults.sh coding_rate.sh "
 netns_rest=()
 netns_recon=()
 for t in selftests/netns/*.sh; do

@@ -382,6 +382,29 @@ tap_expect_jq "nor as JSON" '. == []' ecin $X -j task show
 tap_expect_jq "X's stats: no tasks, no memory" '.tasks == 0 and .mem_used == 0' ecin $X -j stats
 tap_expect_jq "Y still has its tasks" '[.[].id] == [1, 8, 9]' ecin $Y -j task show
 
+# --- the documentation's examples ----------------------------------------------
+# Every `ecctl task add` and `task change` in the README's and ecctl(8)'s
+# examples, continuation lines joined, must be taken as written (each add
+# replaces an earlier task of its id, as an operator trying them would).
+doc_examples() {
+	awk '/^```sh/ { on = 1; next } /^```/ { on = 0 } on' "$top/README.md"
+	awk '/^\.SH EXAMPLES/ { ex = 1; next } /^\.SH/ { ex = 0 }
+	     ex && /^\.nf/ { on = 1; next } /^\.fi/ { on = 0 }
+	     ex && on && !/^\./' "$top/docs/ecctl.8" |
+		sed -e 's/\\-/-/g; s/\\e$/\\/'
+}
+pp ip -n $X addr add 10.0.0.100/32 dev lo
+n=0
+while IFS= read -r cmd; do
+	set -- ${cmd#ecctl }
+	[ "$2" = add ] && ecin $X task del id "$4" 2>/dev/null
+	tap_check "documented: ${cmd:0:72}..." ecin $X "$@"
+	n=$((n + 1))
+done < <(doc_examples | sed -e ':a' -e '/\\$/N; s/\\\n *//; ta' |
+	sed 's/ *#.*//' | grep -E '^ecctl task (add|change) ')
+tap_check "the README and ecctl(8) have $n task examples, at least 10" test "$n" -ge 10
+tap_check "flush the examples" ecin $X task flush
+
 # --- teardown with tasks configured --------------------------------------------
 tap_check "add tasks to namespace Z" \
 	ecin $Z task add id 1 vip 10.9.0.1 port 5000 source 10.9.1.1:7000 coef 1 buffer 64m
