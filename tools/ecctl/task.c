@@ -744,7 +744,8 @@ static int simple_cmd(uint8_t cmd, int has_id, uint32_t id)
 	return ret;
 }
 
-static int task_del(int argc, char **argv)
+/* "task del" and "task start": CMD on the task "id ID" names. */
+static int task_id_cmd(int argc, char **argv, uint8_t cmd)
 {
 	uint32_t id;
 	int has_id;
@@ -753,19 +754,17 @@ static int task_del(int argc, char **argv)
 		return task_help(argc, argv);
 	if (parse_id_only(argc - 1, argv + 1, 1, &id, &has_id))
 		return ECCTL_USAGE;
-	return simple_cmd(ECPROXY_CMD_TASK_DEL, 1, id);
+	return simple_cmd(cmd, 1, id);
+}
+
+static int task_del(int argc, char **argv)
+{
+	return task_id_cmd(argc, argv, ECPROXY_CMD_TASK_DEL);
 }
 
 static int task_start(int argc, char **argv)
 {
-	uint32_t id;
-	int has_id;
-
-	if (argc > 1 && !strcmp(argv[1], "help"))
-		return task_help(argc, argv);
-	if (parse_id_only(argc - 1, argv + 1, 1, &id, &has_id))
-		return ECCTL_USAGE;
-	return simple_cmd(ECPROXY_CMD_TASK_START, 1, id);
+	return task_id_cmd(argc, argv, ECPROXY_CMD_TASK_START);
 }
 
 static int task_flush(int argc, char **argv)
