@@ -447,7 +447,8 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 	ecp_stats_drop(&t->stats, ECPROXY_DROP_NO_MEMORY);
 err:
 	ecp_conn_release(c);
-	kfree(c);
+	/* Some of its ports may have been visible to RCU readers. */
+	kfree_rcu(c, rcu);
 	return NULL;
 }
 
@@ -485,7 +486,8 @@ out:
 	ecp_xmit_queue(net, &q);
 	if (ret) {
 		ecp_conn_release(c);
-		kfree(c);
+		/* As in ecp_conn_start(): readers may have seen its ports. */
+		kfree_rcu(c, rcu);
 	}
 	return ret;
 }
@@ -536,9 +538,32 @@ void ecp_conn_answered(struct ecp_conn *c, struct sk_buff_head *q)
 		ecp_conn_send_ack_out(c, o, q);
 		WRITE_ONCE(t->row[i].state, ECPROXY_ROW_SENDING);
 	}
+	c->client.fin_at = jiffies;
 	for (i = 0; i < c->k; i++) {
 		ecp_conn_send_fin_src(c, &c->src[i], q);
 		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_ESTABLISHED);
+	}
+}
+
+/*
+ * Without a client S closed the request stream itself (ecp_conn_answered()),
+ * so its FIN, if lost, is S's to repeat as a TCP's RTO would: every second
+ * to each source that has not acked it.  The end waits for those acks.
+ */
+static void ecp_conn_tick_fin_src(struct ecp_conn *c, unsigned long now,
+				  struct sk_buff_head *q)
+{
+	unsigned int i;
+
+	if (ecp_conn_has_client(c) ||
+	    time_before(now, c->client.fin_at + ECP_SYNACK_RTO))
+		return;
+	c->client.fin_at = now;
+	for (i = 0; i < c->k; i++) {
+		struct ecp_conn_src *s = &c->src[i];
+
+		if (!s->gone && s->acked <= c->client.fin_off)
+			ecp_conn_send_fin_src(c, s, q);
 	}
 }
 
@@ -765,10 +790,13 @@ static void ecp_conn_timer(struct timer_list *timer)
 		/* The delayed ACKs of ecp_conn_send_ack_src(). */
 		for (i = 0; i < c->k; i++)
 			ecp_conn_send_ack_src(c, &c->src[i], &q, true);
+		ecp_conn_tick_fin_src(c, now, &q);
 		ecp_conn_measure(c, now);
-		/* What the rate cap held back since the last segment. */
-		if (READ_ONCE(t->rate))
-			free = !ecp_conn_push(c, &q);
+		/*
+		 * What a rate cap held back since the last segment, or
+		 * what was held back when the cap was lifted.
+		 */
+		free = !ecp_conn_push(c, &q);
 		break;
 	}
 	if (!free)

@@ -116,7 +116,12 @@ static s64 ecp_conn_src_apply(struct ecp_conn *c, struct ecp_conn_src *s,
 	const struct ecp_task *t = c->t;
 
 	for (r = 0; r < c->nrow; r++) {
-		if (!t->row[r].coef[i])
+		/*
+		 * A row shorter than s's fragment takes nothing past its
+		 * end: that would hold its ring, and the sources, for ever.
+		 */
+		if (!t->row[r].coef[i] || ecp_conn_row_finished(c, r) ||
+		    off >= c->row[r].len)
 			continue;
 		ring[n] = &c->row[r].dbuf;
 		coef[n++] = &t->row[r].gf[i];

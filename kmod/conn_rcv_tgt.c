@@ -77,6 +77,7 @@ static bool ecp_conn_rcv_tgt_seg(struct ecp_conn *c, struct ecp_conn_out *o,
 				 struct sk_buff_head *q)
 {
 	bool fin = p->h.flags & TCPHDR_FIN;
+	unsigned int i;
 	s64 ack_off;
 
 	if (!(p->h.flags & TCPHDR_ACK) || (p->h.flags & TCPHDR_SYN)) {
@@ -91,6 +92,8 @@ static bool ecp_conn_rcv_tgt_seg(struct ecp_conn *c, struct ecp_conn_out *o,
 		return true;
 	}
 	ecp_conn_out_ack(c, o, ack_off, (u32)p->h.win << o->ws, fin, q);
+	for (i = 0; i < c->k; i++)
+		ecp_conn_send_win_src(c, &c->src[i], q);
 	if (fin) {
 		o->fin = true;
 		ecp_conn_send_ack_out(c, o, q);

@@ -156,16 +156,33 @@ int ecp_conn_out_copy(struct ecp_conn *c, const struct ecp_conn_out *o,
 	return 0;
 }
 
+bool ecp_conn_row_finished(const struct ecp_conn *c, unsigned int r)
+{
+	return c->row[r].len != U64_MAX &&
+	       ecp_dbuf_base(&c->row[r].dbuf) >= c->row[r].len;
+}
+
 u64 ecp_conn_src_base(const struct ecp_conn *c, const struct ecp_conn_src *s)
 {
-	u32 rows = c->t->src[s->peer.idx].rows;
-	u64 base = U64_MAX;
-	unsigned int r;
+	u64 base;
 
-	for (r = 0; r < c->nrow; r++)
-		if (rows & BIT(r))
-			base = min(base, ecp_dbuf_base(&c->row[r].dbuf));
+	ecp_conn_src_edge(c, s, &base);
 	return base;
+}
+
+/*
+ * Release row r's ring below @upto.  A row released to its exact length
+ * is finished: what sources sent past it (a segment that straddled its
+ * end, when their fragments are longer) is zeroed with it, at most a
+ * segment per source, so that the ring is clean for the next connection.
+ */
+static void ecp_conn_row_release(struct ecp_conn *c, unsigned int r, u64 upto)
+{
+	struct ecp_dbuf *d = &c->row[r].dbuf;
+
+	ecp_dbuf_release(d, upto);
+	if (ecp_conn_row_finished(c, r))
+		ecp_dbuf_release(d, d->high);
 }
 
 void ecp_conn_out_release(struct ecp_conn *c, struct ecp_conn_out *o,
@@ -175,10 +192,11 @@ void ecp_conn_out_release(struct ecp_conn *c, struct ecp_conn_out *o,
 
 	if (c->mode == ECPROXY_MODE_READ) {
 		for (r = 0; r < c->nrow; r++)
-			ecp_dbuf_release(&c->row[r].dbuf,
-					 ecp_layout_frag_off(upto, c->t->cell, c->t->k, r));
+			ecp_conn_row_release(c, r,
+					     ecp_layout_frag_off(upto, c->t->cell,
+								 c->t->k, r));
 	} else {
-		ecp_dbuf_release(&c->row[ecp_conn_out_row(c, o)].dbuf, upto);
+		ecp_conn_row_release(c, ecp_conn_out_row(c, o), upto);
 	}
 	/*
 	 * What every row a source feeds has released was complete and its
@@ -199,22 +217,27 @@ u64 ecp_conn_src_edge(const struct ecp_conn *c, const struct ecp_conn_src *s,
 
 	for (r = 0; r < c->nrow; r++) {
 		u64 rb = ecp_dbuf_base(&c->row[r].dbuf);
-		u64 room = t->buffer_size;
 
-		if (!(rows & BIT(r)))
+		/* A finished row needs nothing more from s. */
+		if (!(rows & BIT(r)) || ecp_conn_row_finished(c, r))
 			continue;
+		b = min(b, rb);
 		/*
-		 * The row's reader bounds it too, as NetEC's EBSN does with
-		 * the client's window; a read's client window spans every
-		 * row, so only the buffer bounds those.
+		 * The row's reader bounds it, as NetEC's EBSN does with the
+		 * client's window; a read's client window spans every row,
+		 * so only the buffer bounds those.
 		 */
 		if (c->mode != ECPROXY_MODE_READ)
-			room = min_t(u64, room,
-				     c->out[c->mode == ECPROXY_MODE_DEST ?
-					    r : 0].win);
-		edge = min(edge, rb + room);
-		b = min(b, rb);
+			edge = min(edge, rb + c->out[c->mode == ECPROXY_MODE_DEST ?
+						     r : 0].win);
 	}
+	/*
+	 * Every row s feeds is finished (s is longer than all of them): it
+	 * sends the rest of its fragment to no ring, bounded by the buffer
+	 * alone.
+	 */
+	if (b == U64_MAX)
+		b = ecp_ivset_low(&s->iv);
 	*base = b;
 	return edge;
 }

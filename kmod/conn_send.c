@@ -227,8 +227,8 @@ static void ecp_conn_send_fin_out(struct ecp_conn *c, struct ecp_conn_out *o,
 
 /*
  * The window for an ACK to s of @ack: EBSN bounds the right edge by the
- * rows' bases plus what their readers and the buffer allow
- * (ecp_conn_src_edge()), and s is acked at or past those bases, so the
+ * rows' bases plus what their readers allow (ecp_conn_src_edge()) and by
+ * the buffer (ecp_ebsn_window()), and s is acked at or past those bases, so the
  * edge is re-expressed from @ack (rounded down, never up; zero if s
  * already reached it).
  */
@@ -318,6 +318,23 @@ void ecp_conn_send_fin_src(struct ecp_conn *c, struct ecp_conn_src *s,
 	ecp_conn_send_src(c, s, q, ecp_off_to_seq(c->client.fin_off,
 						  c->client.isn + 1),
 			  TCPHDR_ACK | TCPHDR_FIN, NULL, 0, 0);
+}
+
+void ecp_conn_send_win_src(struct ecp_conn *c, struct ecp_conn_src *s,
+			   struct sk_buff_head *q)
+{
+	u64 ack = ecp_conn_src_ack_off(s), told = 0, room;
+	u8 ws = min_t(u8, s->ws_out, ECP_EBSN_MAX_WSCALE);
+
+	if (!s->synack || ecp_conn_src_closed(c, s) ||
+	    ecp_conn_src_fin_acked(s))
+		return;
+	if (s->last_ack_off + ((u64)s->last_win << ws) > ack)
+		told = s->last_ack_off + ((u64)s->last_win << ws) - ack;
+	room = (u64)ecp_conn_src_win(c, s, ack) << ws;
+	if (room > 2 * told)
+		ecp_conn_send_src_opt(c, s, q, ecp_conn_src_seq(c), TCPHDR_ACK,
+				      NULL, 0, 0, false);
 }
 
 void ecp_conn_send_ack_src(struct ecp_conn *c, struct ecp_conn_src *s,
@@ -468,8 +485,13 @@ void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q, u8 err,
 	unsigned int i;
 
 	for (i = 0; i < c->nout; i++) {
-		/* Never a FIN for a partial fragment: a RST. */
-		if (ecp_conn_has_client(c) ? !skip_client : (int)i != skip_tgt)
+		/*
+		 * Never a FIN for a partial fragment: a RST.  A target that
+		 * acked everything and the FIN has its fragment whole, and
+		 * its socket may be gone.
+		 */
+		if (ecp_conn_has_client(c) ? !skip_client :
+		    (int)i != skip_tgt && !c->out[i].done)
 			ecp_conn_send_rst_out(c, &c->out[i], q);
 		/* A target keeps its row's end in show until the next run. */
 		if (!ecp_conn_has_client(c) && !c->out[i].done)

@@ -128,6 +128,7 @@ struct ecp_conn_client {
 	bool fin;			/* the stream is closed */
 	u64 rcv_nxt;			/* stream offset after its end */
 	u64 fin_off;			/* stream length, if fin */
+	unsigned long fin_at;		/* no client: S last sent its FIN */
 };
 
 /* A row's ring of partial sums. */
@@ -312,12 +313,20 @@ int ecp_conn_out_copy(struct ecp_conn *c, const struct ecp_conn_out *o,
 void ecp_conn_out_release(struct ecp_conn *c, struct ecp_conn_out *o,
 			  u64 upto);
 /*
- * The right edge EBSN lets source s reach (a source-stream offset), and
- * the base it is expressed from: the lowest base of the rows s feeds.
+ * The right edge the readers let source s reach (a source-stream offset;
+ * U64_MAX when no reader bounds it), and the base it is expressed from:
+ * the lowest base of the unfinished rows s feeds.  The buffer bounds it
+ * further from that base (ecp_ebsn_window()): the lowest ring is the one
+ * that fills first.
  */
 u64 ecp_conn_src_edge(const struct ecp_conn *c, const struct ecp_conn_src *s,
 		      u64 *base);
-/* The lowest ring base of the rows source s feeds. */
+/*
+ * Has row r been released to its exact length?  It then bounds no source
+ * and takes no more bytes.
+ */
+bool ecp_conn_row_finished(const struct ecp_conn *c, unsigned int r);
+/* The lowest ring base of the rows source s feeds (ecp_conn_src_edge()). */
 u64 ecp_conn_src_base(const struct ecp_conn *c, const struct ecp_conn_src *s);
 /*
  * The lengths the sources closed at are wrong (a source short of its
@@ -388,6 +397,15 @@ void ecp_conn_send_probe_out(struct ecp_conn *c, struct ecp_conn_out *o,
  * has; for a target, of its FIN.
  */
 void ecp_conn_send_ack_out(struct ecp_conn *c, struct ecp_conn_out *o,
+			   struct sk_buff_head *q);
+/*
+ * An output's ACK freed ring space: send source s a window update if its
+ * window at least doubles, as a receiver's stack does when its reader
+ * frees buffer (__tcp_cleanup_rbuf()).  A client's ACKs reach the sources
+ * anyway (ecp_conn_send_copy_src()); a target's would not, and a source
+ * at its edge would wait for its own zero-window probe.
+ */
+void ecp_conn_send_win_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			   struct sk_buff_head *q);
 /*
  * Ack what source s contributed: if @now, whenever there is something new

@@ -144,6 +144,18 @@ tap_expect_jq "striped: show gives every source and row its exact length" \
 	 and ([.[0].rows[].length] == [24576, 20480, 24576])' \
 	ecin $S -j task show id 20
 
+# A lost data fragment a cell shorter than the lost parity, with a buffer of
+# a quarter cell: once the short row is done, the sources must run on for
+# the parity's last cell, which the finished row no longer bounds.
+block=$((6 * 65536 * 2 + 4 * 65536))
+EC_TASK="buffer 16k" case_run \
+	"striped: lost short data 4 and parity 7, a cell apart, buffer 16k" \
+	21 isal-cauchy 6 3 4,7 $block 65536
+tap_expect_jq "striped: rows of 131072 and 196608 bytes, both done" \
+	'[.[0].rows[] | [.length, .stats.state, .stats.bytes_out]] ==
+	 [[131072, "done", 131072], [196608, "done", 196608]]' \
+	ecin $S -j task show id 21 -s
+
 # --- a target that refuses --------------------------------------------------
 EC_TGT_NONE=5 prep 30 isal-cauchy 6 3 2,5 $((6 * 200000))
 ecin $S task start id 30 >&2

@@ -211,7 +211,8 @@
  *
  *    LENGTH: NLA_U64, its exact length, with a layout only.
  *    STATE: NLA_U8, enum ecproxy_row_state of its output.
- *    BYTES_OUT: NLA_U64, bytes of the row sent, each once.
+ *    BYTES_OUT: NLA_U64, bytes of the row sent to its target, each
+ *               once (DEST; what a client got is the task's BYTES_OUT).
  *
  * A task with 32 sources needs about 4 KiB: dump with a receive buffer of
  * at least 16 KiB.
