@@ -185,6 +185,102 @@ if [ -s "$out/uncapped.csv" ]; then
 	} >> "$md"
 fi
 
+if [ -s "$out/multi.csv" ]; then
+	# Per r: each way's bytes (MiB) and time, empty where a run failed.
+	awk -F, 'NR > 1 { ok[$1, $2] = $5 == "ok"; b[$1, $2] = $3; t[$1, $2] = $4
+			if (!($1 in s)) { s[$1] = 1; o[n++] = $1 } }
+		function v(x, r, w) { return ok[r, w] ? sprintf("%.3f", x) : "" }
+		END { print "r,one_mib,separate_mib,native_mib,one_s,separate_s,native_s"
+			for (i = 0; i < n; i++) { r = o[i]
+				printf "%s,%s,%s,%s,%s,%s,%s\n", r, v(b[r, "one"] / 2^20, r, "one"),
+					v(b[r, "separate"] / 2^20, r, "separate"), v(b[r, "native"] / 2^20, r, "native"),
+					v(t[r, "one"], r, "one"), v(t[r, "separate"], r, "separate"), v(t[r, "native"], r, "native") } }' \
+		"$out/multi.csv" > "$out/multi-summary.csv"
+	for f in bytes:2:MiB time:5:seconds; do
+		IFS=: read -r name col unit <<< "$f"
+		plot multi-$name "set title 'RS(12,4), r lost fragments onto r targets: $name'; set xlabel 'r';
+			set ylabel '$unit'; set xtics 1; set yrange [0:*]; set datafile missing '';
+			plot '$out/multi-summary.csv' using 1:$col every ::1 with linespoints title 'one task, r targets',
+			     '' using 1:$((col + 1)) every ::1 with linespoints title 'r tasks',
+			     '' using 1:$((col + 2)) every ::1 with linespoints title 'native'"
+	done
+	{
+		echo "## Several lost fragments ([multi-bytes.png](multi-bytes.png), [multi-time.png](multi-time.png), [multi.csv](multi.csv))"
+		echo
+		echo "RS(12,4), r lost fragments each rebuilt onto its own target: one task with"
+		echo "r targets (one), r tasks with one target each started together (separate),"
+		echo "and native (T1 reads k fragments, decodes r and sends r-1 on)."
+		cat "$out/multi.txt" 2>/dev/null
+		echo "Survivor bytes: what the survivors' links carried, headers included."
+		echo
+		echo "| r | survivors sent MiB: one / separate / native | one / separate (target 1/r) | time s: one / separate / native | one's time / single loss (target ≤ 1.10) |"
+		echo "|---:|---:|---:|---:|---:|"
+		awk -F, 'function c(x) { return x == "" ? "FAILED" : sprintf("%.2f", x) }
+			NR == 2 { single = $5 }
+			NR > 1 { printf "| %d | %s / %s / %s | **%s** (%.2f) | %s / %s / %s | **%s** |\n", $1, c($2), c($3), c($4),
+				$2 != "" && $3 ? sprintf("%.2f", $2 / $3) : "-", 1 / $1, c($5), c($6), c($7),
+				$5 != "" && single ? sprintf("%.2f", $5 / single) : "-" }' "$out/multi-summary.csv"
+		echo
+	} >> "$md"
+fi
+
+if [ -s "$out/degread.csv" ]; then
+	plot degread "set title 'Degraded read of a striped RS(6,3) block (A link $cap)'; set ylabel 'Mbit/s';
+		set style data histogram; set style fill solid 0.8; set yrange [0:*]; set y2range [0:*];
+		set y2label 'client CPU s'; set y2tics; set key outside right;
+		plot '$out/degread.csv' using 5:xtic(1) every ::2 title 'rate',
+		     '' using 4 every ::2 axes x1y2 title 'client CPU'"
+	plot degread-ping "set title 'RTT on A''s link (ping every 200 ms)'; set ylabel 'ms';
+		set style data histogram; set style fill solid 0.8; set yrange [0:*]; set key outside right;
+		plot '$out/degread.csv' using 6:xtic(1) every ::1 title 'mean', '' using 7 every ::1 title 'max'"
+	{
+		echo "## Degraded read of a striped block ([degread.png](degread.png), [degread-ping.png](degread-ping.png), [degread.csv](degread.csv))"
+		echo
+		cat "$out/degread.txt" 2>/dev/null
+		echo "The RTT is A's ping to S's end of A's link while each way ran: the replies"
+		echo "queue behind the block's data on A's capped link."
+		echo
+		echo "| way | Mbit/s | / replication | client CPU s | / replication | ping mean ms | ping max ms |"
+		echo "|---|---:|---:|---:|---:|---:|---:|"
+		awk -F, 'NR > 1 { w[NR] = $1; r[$1] = $5; c[$1] = $4; pm[NR] = $6; px[NR] = $7; st[$1] = $8 }
+			END { for (i = 2; i <= NR; i++) { x = w[i]
+				if (x == "idle") printf "| idle | | | | | %.2f | %.2f |\n", pm[i], px[i]
+				else if (st[x] != "ok") printf "| %s | FAILED | | | | %.2f | %.2f |\n", x, pm[i], px[i]
+				else printf "| %s | %.2f | **%.2f** | %.2f | **%.2f** | %.2f | %.2f |\n", x, r[x],
+					r["replication"] ? r[x] / r["replication"] : 0, c[x],
+					c["replication"] ? c[x] / c["replication"] : 0, pm[i], px[i] }
+			if (st["ecproxy"] == "ok" && st["replication"] == "ok" && r["replication"] && c["replication"])
+				printf "\necproxy: %.2f of replication'"'"'s rate (target ≥ 0.95: %s), %.2fx its client CPU (target ≤ 1.1: %s).\n",
+					r["ecproxy"] / r["replication"], (r["ecproxy"] >= 0.95 * r["replication"] ? "met" : "not met"),
+					c["ecproxy"] / c["replication"], (c["ecproxy"] <= 1.1 * c["replication"] ? "met" : "not met") }' \
+			"$out/degread.csv"
+		echo
+	} >> "$md"
+fi
+
+if [ -s "$out/rate.csv" ]; then
+	plot rate "set title 'A rate-capped task beside a foreground flow on T1''s link'; set xlabel 's';
+		set ylabel 'Mbit/s'; set yrange [0:*]; set datafile missing ''; set key outside right;
+		plot '$out/rate-series.csv' using 1:3 every ::1 with lines title 'task (T1''s file)',
+		     '' using 1:4 every ::1 with lines title 'foreground',
+		     '' using 1:5 every ::1 with lines dashtype 2 title 'task cap'"
+	{
+		echo "## Rate cap beside a foreground flow ([rate.png](rate.png), [rate.csv](rate.csv), [rate-series.csv](rate-series.csv))"
+		echo
+		cat "$out/rate.txt" 2>/dev/null
+		echo "The task's rate is the growth of T1's file, the foreground's the rest of what"
+		echo "T1's link received; each over its phase from 1 s in."
+		echo
+		echo "| phase | cap Mbit/s | task Mbit/s at T1 | task Mbit/s (ecctl) | task / cap | foreground Mbit/s |"
+		echo "|---|---:|---:|---:|---:|---:|"
+		awk -F, 'NR > 1 { printf "| %s | %s | %.2f | %s | %s | %.2f |\n", $1, $2 == "" ? "-" : $2, $3,
+			$4 == "" ? "-" : sprintf("%.2f", $4), $2 == "" ? "-" : sprintf("**%.2f**", $3 / $2), $5
+			st = $6 } END { print "\nThe run, uncapped at the end, " (st == "ok" ? "stored the fragment byte for byte." : "FAILED.") }' \
+			"$out/rate.csv"
+		echo
+	} >> "$md"
+fi
+
 if [ -s "$out/gf-bench.md" ]; then
 	awk -F, 'NR > 1 { print $1 "," $2 "," $3 }' "$out/gf-bench.csv" > "$out/.gf"
 	plot gf "set title 'GF(2^8) multiply-accumulate, 4 KiB'; set ylabel 'MB/s';

@@ -12,7 +12,7 @@
 #                (real hardware) or tiny (a smoke run of every figure)
 #   BENCH_CAP    tc rate of each A's link (default: reduced 8mbit, full 1gbit)
 #   BENCH_ONLY   space-separated subset of: gf codes router buffer
-#                concurrency latency uncapped
+#                concurrency latency uncapped multi degread rate
 #   ECP_KO       ecproxy.ko to insmod (default: modprobe ecproxy)
 # Ratios are the result; absolute numbers under emulation mean little.
 set -u
@@ -21,7 +21,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 out=${1:-$top/build/bench}
 size=${BENCH_SIZE:-reduced}
-only=${BENCH_ONLY:-gf codes router buffer concurrency latency uncapped}
+only=${BENCH_ONLY:-gf codes router buffer concurrency latency uncapped multi degread rate}
 topo_init bench
 mkdir -p "$out"
 start=$(date +%s)
@@ -38,6 +38,18 @@ reduced)
 	conc_frag=$((256 << 10))
 	lat_sizes="$((96 << 10)) $((768 << 10)) $((6 << 20))"
 	unc_frag=$((4 << 20))
+	# Multi-loss: the targets' links are capped low enough that the
+	# emulated S rebuilds 3 fragments at once at their rate.
+	multi_frag=$((512 << 10))
+	multi_cap=2mbit
+	# Degraded read: a block that ends mid-cell.
+	dr_block=$(((8 << 20) - 100000))
+	dr_cell=$((256 << 10))
+	# Rate: T1's link, the task's cap and the cap changed mid-run, each
+	# phase's length (s).
+	rate_link=16mbit
+	rate_caps="4mbit 8mbit"
+	rate_secs=4
 	;;
 full)
 	cap=${BENCH_CAP:-1gbit}
@@ -50,6 +62,13 @@ full)
 	conc_frag=$((8 << 20))
 	lat_sizes="$((384 << 10)) $((6 << 20)) $((96 << 20)) $((384 << 20))"
 	unc_frag=$((256 << 20))
+	multi_frag=$((64 << 20))
+	multi_cap=$cap
+	dr_block=$(((64 << 20) - 100000))
+	dr_cell=$((1 << 20))
+	rate_link=$cap
+	rate_caps="100mbit 200mbit"
+	rate_secs=5
 	;;
 tiny)	# a smoke run of every figure, a few minutes
 	cap=${BENCH_CAP:-8mbit}
@@ -62,10 +81,17 @@ tiny)	# a smoke run of every figure, a few minutes
 	conc_frag=$((32 << 10))
 	lat_sizes="$((96 << 10))"
 	unc_frag=$((256 << 10))
+	multi_frag=$((64 << 10))
+	multi_cap=2mbit
+	dr_block=$(((1 << 20) - 10000))
+	dr_cell=$((64 << 10))
+	rate_link=16mbit
+	rate_caps="4mbit 8mbit"
+	rate_secs=2
 	;;
 *) echo "bench: BENCH_SIZE is tiny, reduced or full" >&2; exit 2 ;;
 esac
-capbits=$(numfmt --from=si "$(echo "${cap%bit}" | tr 'a-z' 'A-Z')")
+capbits=$(bench_bits "$cap")
 
 say() { bench_log "bench: $*"; }
 want() { [[ " $only " == *" $1 "* ]]; }
@@ -84,13 +110,14 @@ if [ ! -e /sys/module/ecproxy ]; then
 fi
 bench_env > "$out/env.txt"
 cat "$out/env.txt" >&2
-# 16 storage nodes (RS(12,4)), 8 clients (the many-A case).
+# 16 storage nodes (RS(12,4)), 8 clients (the many-A case), 3 targets
+# (the multi-loss and rate figures).
 nas=1
 for n in $conc; do
 	[ "$n" -le 8 ] && [ "$n" -gt $nas ] && nas=$n
 done
-say "topology: S, $nas clients, 16 storage nodes"
-topo_setup $nas 16 || exit 1
+say "topology: S, $nas clients, 16 storage nodes, 3 targets"
+topo_setup $nas 16 3 || exit 1
 BENCH_OUTDIR=$tmp
 
 # ways PREFIX I ID PROFILE K M LOST: the three ways in A_I, one CSV line
@@ -290,6 +317,249 @@ if want uncapped; then
 		    >> "$out/uncapped.csv"
 		tail -1 "$out/uncapped.csv" >&2
 	done
+fi
+
+# --- several lost fragments, RS(12,4) --------------------------------------
+# r = 1..3 lost fragments, each rebuilt onto its own target T1..Tr, whose
+# links are capped (multi_cap, on S): the targets' links are the
+# bottleneck.  one: one task with r dests reads every survivor once.
+# separate: r tasks with one dest each, started by one ecctl batch, read
+# every survivor r times.  native: T1 reads the k survivors (an ecfetch
+# copy each, all at once), decodes the r fragments, keeps the first and
+# sends the others on to T2..Tr (after decoding: reading k fragments
+# dominates).  Bytes are what the survivors' links carried (S's rx
+# counters, headers included); the time runs from the start to the end
+# of the last target's stream (the mtime of its ecp-tgt log, or of the
+# decoded file for the fragment T1 keeps).
+
+# dest_task ID LOST DEST...: task ID rebuilding LOST onto the DESTs.
+dest_task() {
+	ecin "$S" task add id "$1" vip $VIP code isal-cauchy k 12 m 4 lost "$2" \
+		"${EC_SOURCES[@]}" "${@:3}" >&2
+}
+
+# multi_native LOST PORT: the native way; the targets listen on PORT.
+multi_native() {
+	local n=$tmp/nat s f j=1 pids=() ret=0
+	rm -rf "$n"
+	mkdir -p "$n"
+	for s in "${EC_SOURCES[@]}"; do
+		[ "$s" = source ] && continue
+		ecfetch_in "$T"1 -q -o "$n/frag.${s##*:}" copy "${s%:*}" &
+		pids+=($!)
+	done
+	for s in "${pids[@]}"; do wait "$s" || ret=1; done
+	for f in ${1//,/ }; do
+		"$ECCTL" code decode isal-cauchy k 12 m 4 lost "$f" dir "$n" \
+			out "$n/dec.$f" >&"$tap_log" || ret=1
+	done
+	f=${1%%,*}
+	mv "$n/dec.$f" "$tmp/d/got.$f"
+	pids=()
+	for f in $(echo "$1" | cut -s -d, -f2- | tr , ' '); do
+		j=$((j + 1))
+		ip netns exec "$T"1 socat -u OPEN:"$n/dec.$f" TCP:"$(topo_addr t$j)":"$2" &
+		pids+=($!)
+	done
+	for s in "${pids[@]}"; do wait "$s" || ret=1; done
+	return $ret
+}
+
+# multi_way WAY LOST PORT: rebuild LOST onto T1..Tr one way (one,
+# separate, native), the targets listening on PORT; one CSV line:
+# r,way,survivor_bytes,time_s,status.
+multi_way() {
+	local w=$1 lost=$2 d=$tmp/d r ids=() j f b0 t0 t1 sent=$2 ok=ok
+	r=$(echo "${lost//,/ }" | wc -w)
+	ec_targets "$d" "$lost" "$3" >&2 || ok=FAILED
+	case $w in
+	one)
+		ids=(1)
+		dest_task 1 "$lost" "${EC_DESTS[@]}"
+		;;
+	separate)
+		for j in $(seq 1 "$r"); do
+			ids+=($((10 + j)))
+			dest_task $((10 + j)) "$(echo "$lost" | cut -d, -f"$j")" \
+				"${EC_DESTS[@]:2*j-2:2}"
+		done
+		;;
+	esac
+	b0=$(bench_bytes "$S" 'to-b*' rx_bytes)
+	t0=$EPOCHREALTIME
+	if [ "$w" = native ]; then
+		multi_native "$lost" "$3" || ok=FAILED
+		f=${lost%%,*}
+		cmp -s "$d/frag.$f" "$d/got.$f" || ok=FAILED
+		sent=$(echo "$lost" | cut -s -d, -f2-)
+	else
+		printf 'task start id %s\n' "${ids[@]}" | ecq "$S" -b - >&2 || ok=FAILED
+		for j in "${ids[@]}"; do
+			wait_for 600 ec_conn_idle "$j" &&
+				[ "$(ec_stats "$j" .stats.last_error)" = none ] || ok=FAILED
+		done
+	fi
+	# A target logs the end of its stream after the task saw its ACKs.
+	wait_for 30 ec_stored "$d" "$sent" || ok=FAILED
+	t1=$(for f in ${lost//,/ }; do
+		stat -c %.9Y "$d/tgt.$f" 2>/dev/null || stat -c %.9Y "$d/got.$f"
+	done | sort -n | tail -1)
+	if [ $ok = ok ]; then
+		echo "$r,$w,$(($(bench_bytes "$S" 'to-b*' rx_bytes) - b0)),$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }'),ok"
+	else
+		echo "$r,$w,0,0,FAILED"
+		for j in "${ids[@]}"; do ecq "$S" task show id "$j" -s >&2; done
+		head "$d"/tgt.* >&2
+	fi
+	for j in "${ids[@]}"; do ecq "$S" task del id "$j" >&2; done
+}
+if want multi; then
+	echo "r,way,survivor_bytes,time_s,status" > "$out/multi.csv"
+	echo "Fragments of $multi_frag bytes; each target's link capped at $multi_cap (tbf on S)." > "$out/multi.txt"
+	for i in 1 2 3; do bench_cap t$i "$multi_cap"; done
+	port=9000
+	for lost in 1 1,13 1,6,13; do
+		say "RS(12,4), lost $lost, fragments of $multi_frag bytes, targets' links $multi_cap"
+		# The k sources alone (no replica to serve).
+		EC_LAYOUT=packed setup_code isal-cauchy 12 4 "$lost" "$multi_frag" || exit 1
+		for w in one separate native; do
+			port=$((port + 1))
+			multi_way $w "$lost" $port | tee -a "$out/multi.csv" |
+				awk -F, '{ printf "  %s: survivors sent %d bytes, %s s, %s\n", $2, $3, $4, $5 }' >&2
+		done
+	done
+	for i in 1 2 3; do bench_uncap t$i; done
+fi
+
+# --- degraded read of a striped block (HDFS layout) -----------------------
+# A reads a whole RS(6,3) block, data fragment 1 lost, through its capped
+# link: replication copies the block from one node, native reads the k
+# fragments and decodes the lost cells itself, ecproxy's read task sends
+# the block in order with the lost cells rebuilt.  Meanwhile A pings S's
+# end of its link every 200 ms: the replies queue on A's capped link
+# (tbf on S), where native's k streams converge (incast).
+if want degread; then
+	echo "way,bytes,wall_s,cpu_s,mbit_s,ping_mean_ms,ping_max_ms,status" > "$out/degread.csv"
+	echo "A block of $dr_block bytes in cells of $dr_cell bytes, RS(6,3), data fragment 1 lost; A's link capped at $cap." > "$out/degread.txt"
+	say "degraded read: $(cat "$out/degread.txt")"
+	ec_stop_servers
+	ecq "$S" task flush
+	rm -rf "$tmp/d"
+	ec_encode "$tmp/d" isal-cauchy 6 3 "$dr_block" "$dr_cell" || exit 1
+	ec_store "$tmp/d" 6 3 1 8000 || exit 1
+	# The block's replica, on the node that lost fragment 1.
+	ec_serve 2 8002 "$tmp/d/in" || exit 1
+	EC_REPLICA=$(topo_addr b2):8002
+	ec_task 1 isal-cauchy 6 3 1 read block "$dr_block" cell "$dr_cell" >&2
+	sha=$(sha256sum < "$tmp/d/in" | cut -d' ' -f1)
+	topo_cap 1 "$cap"
+	for w in idle replication native ecproxy; do
+		bench_ping_start "$A" "$(topo_net a1).1" "$tmp/ping"
+		if [ $w = idle ]; then
+			sleep 3
+			j='{"bytes": 0, "wall_s": 0, "cpu_s": 0, "mbit_s": 0, "sha256_ok": true}'
+		else
+			j=$(BENCH_BLOCK=$dr_block BENCH_CELL=$dr_cell bench_way $w 1 1 isal-cauchy 6 3 1 "$sha")
+		fi
+		read -r pm px <<< "$(bench_ping_stop "$tmp/ping")"
+		if [ "$(jget "$j" sha256_ok)" = true ]; then
+			echo "$w,$(jq -r '[.bytes, .wall_s, .cpu_s, .mbit_s] | map(tostring) | join(",")' <<< "$j"),$pm,$px,ok" >> "$out/degread.csv"
+			say "  $w: $(printf '%.2f' "$(jget "$j" mbit_s)") Mbit/s, cpu $(printf '%.2f' "$(jget "$j" cpu_s)") s, ping mean $pm ms, max $px ms"
+		else
+			say "$w FAILED: $j"
+			ecq "$S" task show -s >&2
+			echo "$w,0,0,0,0,$pm,$px,FAILED" >> "$out/degread.csv"
+		fi
+	done
+	topo_uncap 1
+	ecq "$S" task del id 1
+fi
+
+# --- a rate-capped reconstruction beside a foreground flow ----------------
+# As selftests/netns/coding_rate.sh: T1's link is capped (rate_link), A1
+# sends T1 a TCP flow through S all along, and task 1 rebuilds an RS(3,2)
+# fragment onto T1 under the first of rate_caps, changed to the second
+# mid-run, then lifted so that the run completes (checked byte for byte).
+# Sampled every 0.5 s: the task's rate is the growth of T1's file, the
+# foreground's the rest of what T1's link received (headers included).
+
+# rate_sample PHASE CAP: one line of $tmp/samples: PHASE, its cap in
+# Mbit/s (- for none), seconds, T1's file and link bytes.
+rate_sample() {
+	echo "$1 $2 $EPOCHREALTIME $(stat -c %s "$tmp/d/got.0" 2>/dev/null || echo 0)" \
+		"$(bench_bytes "$T"1 to-s rx_bytes)" >> "$tmp/samples"
+}
+
+# rate_phase PHASE CAP: samples for rate_secs seconds.
+rate_phase() {
+	local i
+	for i in $(seq 1 $((2 * rate_secs))); do
+		sleep 0.5
+		rate_sample "$1" "$2"
+	done
+}
+if want rate; then
+	read -r r1 r2 <<< "$rate_caps"
+	m1=$(($(bench_bits "$r1") / 1000000)) m2=$(($(bench_bits "$r2") / 1000000))
+	echo "T1's link capped at $rate_link (tbf on S); task 1 rebuilds an RS(3,2) fragment onto T1 at $r1, changed to $r2 mid-run, then uncapped." > "$out/rate.txt"
+	say "rate: $(cat "$out/rate.txt")"
+	ec_stop_servers
+	ecq "$S" task flush
+	rm -rf "$tmp/d"
+	# Longer than the capped phases (sampling stretches them under emulation).
+	f=$(((m1 + m2) * 1000000 / 8 * rate_secs * 3 / 2))
+	ec_encode "$tmp/d" isal-cauchy 3 2 $((3 * f)) || exit 1
+	ec_store "$tmp/d" 3 2 0 8000 || exit 1
+	ec_targets "$tmp/d" 0 9000 || exit 1
+	bench_cap t1 "$rate_link"
+	ip netns exec "$T"1 socat -u TCP-LISTEN:5001,reuseaddr OPEN:/dev/null 2>/dev/null &
+	wait_for 10 topo_listening "$T"1 5001
+	ip netns exec "$A" socat -u OPEN:/dev/zero TCP:"$(topo_addr t1)":5001 2>/dev/null &
+	fg=$!
+	: > "$tmp/samples"
+	rate_sample alone -
+	rate_phase alone -
+	ecin "$S" task add id 1 vip $VIP code isal-cauchy k 3 m 2 lost 0 \
+		"${EC_SOURCES[@]}" "${EC_DESTS[@]}" rate "$r1" >&2
+	ecin "$S" task start id 1 >&2
+	rate_phase capped "$m1"
+	s1=$(ec_stats 1 .stats.rate)
+	ecin "$S" task change id 1 rate "$r2" >&2
+	rate_phase changed "$m2"
+	s2=$(ec_stats 1 .stats.rate)
+	ecin "$S" task change id 1 rate none >&2
+	for i in $(seq 1 600); do
+		ec_conn_idle 1 && break
+		sleep 0.5
+		rate_sample lifted -
+	done
+	kill "$fg"
+	ok=FAILED
+	[ "$(ec_stats 1 .stats.last_error)" = none ] && wait_for 30 ec_stored "$tmp/d" 0 && ok=ok
+	[ $ok = ok ] || { say "rate FAILED"; ecq "$S" task show id 1 -s >&2; }
+	# The series, and each phase's mean from its second sample (1 s in)
+	# to its last.
+	awk -v series="$out/rate-series.csv" -v s1="$s1" -v s2="$s2" -v ok=$ok '
+		NR == 1 { print "t_s,phase,task_mbit_s,fg_mbit_s,cap_mbit_s" > series; t0 = $3 }
+		NR > 1 { dt = $3 - pt; db = $4 - pb; dr = $5 - pr
+			printf "%.2f,%s,%.3f,%.3f,%s\n", $3 - t0, $1, db * 8 / dt / 1e6,
+				(dr - db) * 8 / dt / 1e6, $2 == "-" ? "" : $2 > series
+			if (++n[$1] == 2) { st[$1] = $3; sb[$1] = $4; sr[$1] = $5 }
+			et[$1] = $3; eb[$1] = $4; er[$1] = $5; cap[$1] = $2 }
+		{ pt = $3; pb = $4; pr = $5 }
+		END { print "phase,cap_mbit_s,task_mbit_s,ecctl_mbit_s,fg_mbit_s,status"
+			e["capped"] = s1; e["changed"] = s2
+			split("alone capped changed", ph, " ")
+			for (i = 1; i <= 3; i++) { p = ph[i]; d = et[p] - st[p]
+				printf "%s,%s,%.3f,%s,%.3f,%s\n", p, cap[p] == "-" ? "" : cap[p],
+					d > 0 ? (eb[p] - sb[p]) * 8 / d / 1e6 : 0,
+					p in e ? sprintf("%.3f", e[p] * 8 / 1e6) : "",
+					d > 0 ? ((er[p] - sr[p]) - (eb[p] - sb[p])) * 8 / d / 1e6 : 0,
+					ok } }' "$tmp/samples" > "$out/rate.csv"
+	sed 's/^/  /' "$out/rate.csv" >&2
+	ecq "$S" task del id 1
+	bench_uncap t1
+	ec_stop_servers
 fi
 
 say "plots and summary"

@@ -2,14 +2,16 @@
 #
 # What make demo and make bench add to the topology and the tasks of the
 # selftests (selftests/lib/topo.sh and ec.sh, sourced here): the three
-# ways of rebuilding a fragment in A, the machine description and a log
-# line.  The command log stays out of their stderr, which is their report
+# ways of rebuilding a fragment in A, link caps, counters and pings, the
+# machine description and a log line.  The command log stays out of their stderr, which is their report
 # (TAP_QUIET), and the storage nodes hold the fragments as a cluster does
 # (EC_LAYOUT spread: fragment i on B(i+1), the replica of the lost one on
 # the next node).
 #
 # Functions: bench_log MSG, bench_fetch I ARGS..., bench_way WAY I ID
-# PROFILE K M LOST SHA, jget JSON KEY, bench_env.
+# PROFILE K M LOST SHA, jget JSON KEY, bench_env, bench_bits RATE,
+# bench_cap X RATE, bench_uncap X, bench_bytes NS DEVS STAT,
+# bench_ping_start NS ADDR FILE, bench_ping_stop FILE.
 
 TAP_QUIET=1
 EC_LAYOUT=spread
@@ -32,16 +34,68 @@ bench_fetch() {
 # bench_way WAY I ID PROFILE K M LOST SHA: rebuild in A_I one way
 # (replication, native or ecproxy; the task ID must exist for ecproxy),
 # JSON on stdout.  ecproxy runs with nofallback: a measurement must not
-# silently become a native one.
+# silently become a native one.  With BENCH_BLOCK and BENCH_CELL, a
+# degraded read of that striped block instead: replication copies
+# EC_REPLICA (then a replica of the block), native decodes the lost cells
+# in A, ecproxy reads task ID, a read task.
 bench_way() {
 	local way=$1 i=$2 id=$3 code=(code "$4" k "$5" m "$6" lost "$7")
-	local common=(sha256 "$8" size "$EC_FRAGSIZE" timeout 30000)
+	local size=$EC_FRAGSIZE mode=proxy layout=()
+	if [ -n "${BENCH_BLOCK:-}" ]; then
+		size=$BENCH_BLOCK mode=read
+		layout=(block "$BENCH_BLOCK" cell "$BENCH_CELL")
+	fi
+	local common=(sha256 "$8" size "$size" timeout 30000)
 	case $way in
 	replication) bench_fetch "$i" copy "$EC_REPLICA" "${common[@]}" ;;
-	native) bench_fetch "$i" native "${code[@]}" "${EC_SOURCES[@]}" "${common[@]}" ;;
-	ecproxy) bench_fetch "$i" proxy $VIP:$((7000 + id)) "${code[@]}" \
-			"${EC_SOURCES[@]}" nofallback "${common[@]}" ;;
+	native) bench_fetch "$i" native "${code[@]}" "${EC_SOURCES[@]}" \
+			"${layout[@]}" "${common[@]}" ;;
+	ecproxy) bench_fetch "$i" $mode $VIP:$((7000 + id)) "${code[@]}" \
+			"${EC_SOURCES[@]}" "${layout[@]}" nofallback "${common[@]}" ;;
 	esac
+}
+
+# bench_bits RATE: a tc rate in bit/s (8mbit: 8000000).
+bench_bits() {
+	numfmt --from=si "$(echo "${1%bit}" | tr 'a-z' 'A-Z')"
+}
+
+# bench_cap X RATE: cap what reaches node X (t1, a2 ...) on its link, as
+# topo_cap does for the As (topo.sh has it for them only).
+bench_cap() {
+	local bits burst
+	bits=$(bench_bits "$2") || return 1
+	burst=$((bits / 8 / 100))
+	[ $burst -ge 16384 ] || burst=16384
+	ip netns exec "$S" tc qdisc replace dev "to-$1" root \
+		tbf rate "$2" burst $burst latency 100ms
+}
+
+bench_uncap() {
+	ip netns exec "$S" tc qdisc del dev "to-$1" root 2>/dev/null
+	return 0
+}
+
+# bench_bytes NS DEVS STAT: statistic STAT (rx_bytes, tx_bytes) summed
+# over NS's devices DEVS (a glob: 'to-b*').
+bench_bytes() {
+	ip netns exec "$1" sh -c "cat /sys/class/net/$2/statistics/$3" |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+
+# bench_ping_start NS ADDR FILE: ping ADDR from NS every 200 ms into FILE
+# until bench_ping_stop FILE, which prints the replies' "MEAN MAX" RTT (ms).
+bench_ping_start() {
+	ip netns exec "$1" ping -n -i 0.2 "$2" > "$3" 2>&1 &
+	echo $! > "$3.pid"
+}
+
+bench_ping_stop() {
+	kill -INT "$(cat "$1.pid")" 2>/dev/null
+	wait "$(cat "$1.pid")" 2>/dev/null
+	rm -f "$1.pid"
+	sed -n 's/.* time=\([0-9.]*\) ms$/\1/p' "$1" |
+		awk '{ s += $1; if ($1 > m) m = $1 } END { printf "%.2f %.2f\n", NR ? s / NR : 0, m }'
 }
 
 # jget JSON KEY: one field of a JSON summary.
