@@ -634,7 +634,7 @@ static bool ecp_conn_src_awaited(const struct ecp_conn *c,
 	u64 low = ecp_ivset_low(&s->iv);
 	unsigned int r;
 
-	if ((s->fin && s->fin_off == low) || s->ebsn.edge <= low)
+	if ((s->fin && low >= s->fin_off) || s->ebsn.edge <= low)
 		return false;
 	for (r = 0; r < c->nrow; r++) {
 		const struct ecp_conn_out *o;

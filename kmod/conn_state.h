@@ -193,7 +193,13 @@ static inline u64 ecp_conn_src_ack_off(const struct ecp_conn_src *s)
 {
 	u64 low = ecp_ivset_low(&s->iv);
 
-	return low + (s->fin && low == s->fin_off);
+	/*
+	 * Once s is done, the rows it fed may have been released past its
+	 * end, and its record trimmed with them: never ack beyond its FIN.
+	 */
+	if (s->fin && low >= s->fin_off)
+		return s->fin_off + 1;
+	return low;
 }
 
 static inline u32 ecp_conn_src_ack_seq(const struct ecp_conn_src *s)
@@ -209,7 +215,7 @@ static inline u32 ecp_conn_src_ack_seq(const struct ecp_conn_src *s)
 static inline bool ecp_conn_src_done(const struct ecp_conn_src *s)
 {
 	return s->fin && s->len != U64_MAX && s->fin_off == s->len &&
-	       ecp_ivset_low(&s->iv) == s->fin_off;
+	       ecp_ivset_low(&s->iv) >= s->fin_off;
 }
 
 /*

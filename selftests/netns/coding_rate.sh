@@ -93,6 +93,7 @@ if within5 "$got" 5000000; then
 	tap_ok "the change took effect at once: 40mbit, $got bytes/s at the target"
 else
 	tap_fail "40mbit within 5% at once" "$got bytes/s, want 5000000"
+	ecin $S task show id 1 -s >&2
 fi
 tap_check "change the rate to 8mbit" ecin $S task change id 1 rate 8mbit
 sleep 0.5
@@ -101,6 +102,7 @@ if within5 "$got" 1000000; then
 	tap_ok "down to 8mbit at once: $got bytes/s at the target"
 else
 	tap_fail "8mbit within 5% at once" "$got bytes/s, want 1000000"
+	ecin $S task show id 1 -s >&2
 fi
 tap_check "lift the cap" ecin $S task change id 1 rate none
 if wait_for 120 ec_conn_idle 1 && ec_stored "$dir" 0; then

@@ -191,7 +191,7 @@ ec_stop_servers
 # --- a source that dies mid-stream ------------------------------------------
 # T1's link is slow, so that EBSN holds the sources back long enough.
 EC_TASK="buffer 64k" prep 32 isal-cauchy 6 3 3,6 $((6 * 1000000))
-pp ip netns exec $S tc qdisc add dev to-t1 root tbf rate 20mbit burst 16k latency 1s
+pp ip netns exec $S tc qdisc add dev to-t1 root tbf rate 4mbit burst 16k latency 1s
 ecin $S task start id 32 >&2
 wait_for 30 sh -c "[ \$(stat -c %s $tmp/32/got.3 2>/dev/null || echo 0) -gt 100000 ]"
 topo_kill_ns "$B"4 KILL
