@@ -10,7 +10,7 @@
 #
 # Functions: bench_log MSG, bench_fetch I ARGS..., bench_way WAY I ID
 # PROFILE K M LOST SHA, jget JSON KEY, bench_env, bench_bits RATE,
-# bench_cap X RATE, bench_uncap X, bench_bytes NS DEVS STAT,
+# bench_cap X RATE [LEAF], bench_uncap X, bench_bytes NS DEVS STAT,
 # bench_ping_start NS ADDR FILE, bench_ping_stop FILE.
 
 TAP_QUIET=1
@@ -60,15 +60,18 @@ bench_bits() {
 	numfmt --from=si "$(echo "${1%bit}" | tr 'a-z' 'A-Z')"
 }
 
-# bench_cap X RATE: cap what reaches node X (t1, a2 ...) on its link, as
-# topo_cap does for the As (topo.sh has it for them only).
+# bench_cap X RATE [LEAF]: cap what reaches node X (t1, a2 ...) on its
+# link, as topo_cap does for the As (topo.sh has it for them only); with
+# LEAF (fq_codel), that qdisc queues under the shaper instead of tbf's
+# FIFO.
 bench_cap() {
 	local bits burst
 	bits=$(bench_bits "$2") || return 1
 	burst=$((bits / 8 / 100))
 	[ $burst -ge 16384 ] || burst=16384
-	ip netns exec "$S" tc qdisc replace dev "to-$1" root \
-		tbf rate "$2" burst $burst latency 100ms
+	ip netns exec "$S" tc qdisc replace dev "to-$1" root handle 1: \
+		tbf rate "$2" burst $burst latency 100ms || return 1
+	[ -z "${3:-}" ] || ip netns exec "$S" tc qdisc replace dev "to-$1" parent 1:1 "$3"
 }
 
 bench_uncap() {
