@@ -5,7 +5,8 @@
 # within 5% while a foreground TCP flow shares the target's link, and
 # `ecctl task change ... rate` takes effect at once, mid-run.  The rate
 # is measured where it matters, at the target: the growth of the file it
-# stores, sampled over windows of two seconds.  Then a pull task under a
+# stores, sampled over windows of four seconds (shorter ones, under
+# TCG, see the target's writes bunch up).  Then a pull task under a
 # cap, read by a client.  Timing-sensitive: it runs on the stock kernel
 # (scripts/check.sh), where TCG leaves enough headroom above the caps.
 #
@@ -67,7 +68,7 @@ fg_rate=0
 
 # A fragment of 24 MB: longer than the run takes at the caps.
 dir=$tmp/1
-ec_encode "$dir" isal-cauchy 3 2 $((3 * 16000000)) || exit 1
+ec_encode "$dir" isal-cauchy 3 2 $((3 * 20000000)) || exit 1
 ec_store "$dir" 3 2 0 8001
 ec_targets "$dir" 0 9001
 tap_check "add task 1: RS(3,2) fragment 0 to T1, rate 4mbit" \
@@ -77,7 +78,7 @@ tap_expect_jq "show: rate 500000 bytes/s configured" '.[0].rate == 500000' \
 	ecin $S -j task show id 1
 tap_check "start task 1" ecin $S task start id 1
 sleep 1.5
-rate_over "$dir/got.0" 2 > "$tmp/rate"
+rate_over "$dir/got.0" 4 > "$tmp/rate"
 got=$(cat "$tmp/rate")
 echo "# foreground flow beside 4mbit: $fg_rate bytes/s"
 if within5 "$got" 500000; then
@@ -89,7 +90,7 @@ tap_expect_jq "show -s: the measured rate within 5% of the cap" \
 	'.[0].stats.rate >= 475000 and .[0].stats.rate <= 525000' ecin $S -j task show id 1 -s
 tap_check "change the rate to 10mbit mid-run" ecin $S task change id 1 rate 10mbit
 sleep 0.5
-rate_over "$dir/got.0" 2 > "$tmp/rate"
+rate_over "$dir/got.0" 4 > "$tmp/rate"
 got=$(cat "$tmp/rate")
 echo "# foreground flow beside 10mbit: $fg_rate bytes/s"
 if within5 "$got" 1250000; then
@@ -98,15 +99,19 @@ else
 	tap_fail "10mbit within 5% at once" "$got bytes/s, want 1250000"
 	ecin $S task show id 1 -s >&2
 fi
+tap_expect_jq "show -s: the measured rate within 5% of 10mbit" \
+	'.[0].stats.rate >= 1187500 and .[0].stats.rate <= 1312500' ecin $S -j task show id 1 -s
 tap_check "change the rate to 2mbit" ecin $S task change id 1 rate 2mbit
 sleep 0.5
-got=$(rate_over "$dir/got.0" 2)
+got=$(rate_over "$dir/got.0" 4)
 if within5 "$got" 250000; then
 	tap_ok "down to 2mbit at once: $got bytes/s at the target"
 else
 	tap_fail "2mbit within 5% at once" "$got bytes/s, want 250000"
 	ecin $S task show id 1 -s >&2
 fi
+tap_expect_jq "show -s: the measured rate within 5% of 2mbit" \
+	'.[0].stats.rate >= 237500 and .[0].stats.rate <= 262500' ecin $S -j task show id 1 -s
 tap_check "lift the cap" ecin $S task change id 1 rate none
 if wait_for 120 ec_conn_idle 1 && ec_stored "$dir" 0; then
 	tap_ok "uncapped, the run completes: the fragment stored byte for byte"
@@ -120,11 +125,11 @@ kill "$fg" 2>/dev/null
 # --- a pull task under a cap -------------------------------------------------
 # The client reads through its own, uncapped link; the rate is taken from
 # its file once the handshakes and slow starts are behind it.
-EC_TASK="rate 8mbit" ec_prep 2 isal-cauchy 3 2 1 $((3 * 4000000))
+EC_TASK="rate 8mbit" ec_prep 2 isal-cauchy 3 2 1 $((3 * 6000000))
 ec_fetch 2 &
 fetch=$!
 wait_for 20 sh -c "[ \$(stat -c %s $tmp/2/out 2>/dev/null || echo 0) -gt 500000 ]"
-got=$(rate_over "$tmp/2/out" 2)
+got=$(rate_over "$tmp/2/out" 3)
 if within5 "$got" 1000000; then
 	tap_ok "pull task: 8mbit held at the client: $got bytes/s"
 else
