@@ -186,16 +186,19 @@ if [ -s "$out/uncapped.csv" ]; then
 fi
 
 if [ -s "$out/multi.csv" ]; then
-	# Per r: each way's bytes (MiB) and time, empty where a run failed.
-	awk -F, 'NR > 1 { ok[$1, $2] = $5 == "ok"; b[$1, $2] = $3; t[$1, $2] = $4
-			if (!($1 in s)) { s[$1] = 1; o[n++] = $1 } }
-		function v(x, r, w) { return ok[r, w] ? sprintf("%.3f", x) : "" }
-		END { print "r,one_mib,separate_mib,native_mib,one_s,separate_s,native_s"
-			for (i = 0; i < n; i++) { r = o[i]
-				printf "%s,%s,%s,%s,%s,%s,%s\n", r, v(b[r, "one"] / 2^20, r, "one"),
-					v(b[r, "separate"] / 2^20, r, "separate"), v(b[r, "native"] / 2^20, r, "native"),
-					v(t[r, "one"], r, "one"), v(t[r, "separate"], r, "separate"), v(t[r, "native"], r, "native") } }' \
-		"$out/multi.csv" > "$out/multi-summary.csv"
+	# Per r and way: the median run by time (bytes too), empty where a
+	# run failed.
+	tail -n +2 "$out/multi.csv" | sort -t, -k1,1n -k2,2 -k5,5n |
+		awk -F, '{ k = $1 SUBSEP $2; m = ++n[k]; b[k, m] = $4; t[k, m] = $5
+				if ($6 != "ok") bad[k] = 1
+				if (!($1 in s)) { s[$1] = 1; o[nr++] = $1 } }
+			function v(r, w, x,   k, m) { k = r SUBSEP w; if (!n[k] || bad[k]) return ""
+				m = int((n[k] + 1) / 2); return sprintf("%.3f", x == "t" ? t[k, m] : b[k, m] / 2^20) }
+			END { print "r,one_mib,separate_mib,native_mib,one_s,separate_s,native_s"
+				for (i = 0; i < nr; i++) { r = o[i]
+					printf "%s,%s,%s,%s,%s,%s,%s\n", r, v(r, "one", "b"), v(r, "separate", "b"),
+						v(r, "native", "b"), v(r, "one", "t"), v(r, "separate", "t"), v(r, "native", "t") } }' \
+		> "$out/multi-summary.csv"
 	for f in bytes:2:MiB time:5:seconds; do
 		IFS=: read -r name col unit <<< "$f"
 		plot multi-$name "set title 'RS(12,4), r lost fragments onto r targets: $name'; set xlabel 'r';
@@ -212,6 +215,7 @@ if [ -s "$out/multi.csv" ]; then
 		echo "and native (T1 reads k fragments, decodes r and sends r-1 on)."
 		cat "$out/multi.txt" 2>/dev/null
 		echo "Survivor bytes: what the survivors' links carried, headers included."
+		echo "one and separate ran $(awk -F, 'NR > 1 && $3 > n { n = $3 } END { print n }' "$out/multi.csv") times each: their median run (by time) counts."
 		echo
 		echo "| r | survivors sent MiB: one / separate / native | one / separate (target 1/r) | time s: one / separate / native | one's time / single loss (target ≤ 1.10) |"
 		echo "|---:|---:|---:|---:|---:|"
@@ -225,35 +229,46 @@ if [ -s "$out/multi.csv" ]; then
 fi
 
 if [ -s "$out/degread.csv" ]; then
+	# Per way, its median run by rate (way,bytes,... as one run's line),
+	# or FAILED if a run failed.
+	tail -n +2 "$out/degread.csv" | sort -t, -k2,2 -k6,6n |
+		awk -F, '{ m = ++n[$2]; l[$2, m] = substr($0, index($0, ",") + 1); if ($10 != "ok") bad[$2] = 1 }
+			END { print "way,bytes,wall_s,cpu_s,mbit_s,ping_mean_ms,ping_max_ms,link_drops,status"
+				split("idle replication native ecproxy", w, " ")
+				for (i = 1; i <= 4; i++) if (n[w[i]])
+					print bad[w[i]] ? w[i] ",0,0,0,0,0,0,0,FAILED" : l[w[i], int((n[w[i]] + 1) / 2)] }' \
+		> "$out/degread-summary.csv"
 	plot degread "set title 'Degraded read of a striped RS(6,3) block (A link $cap)'; set ylabel 'Mbit/s';
 		set style data histogram; set style fill solid 0.8; set yrange [0:*]; set y2range [0:*];
 		set y2label 'client CPU s'; set y2tics; set key outside right;
-		plot '$out/degread.csv' using 5:xtic(1) every ::2 title 'rate',
+		plot '$out/degread-summary.csv' using 5:xtic(1) every ::2 title 'rate',
 		     '' using 4 every ::2 axes x1y2 title 'client CPU'"
 	plot degread-ping "set title 'RTT on A''s link (ping every 200 ms)'; set ylabel 'ms';
 		set style data histogram; set style fill solid 0.8; set yrange [0:*]; set key outside right;
-		plot '$out/degread.csv' using 6:xtic(1) every ::1 title 'mean', '' using 7 every ::1 title 'max'"
+		plot '$out/degread-summary.csv' using 6:xtic(1) every ::1 title 'mean', '' using 7 every ::1 title 'max'"
 	{
 		echo "## Degraded read of a striped block ([degread.png](degread.png), [degread-ping.png](degread-ping.png), [degread.csv](degread.csv))"
 		echo
 		cat "$out/degread.txt" 2>/dev/null
 		echo "The RTT is A's ping to S's end of A's link while each way ran: the replies"
-		echo "queue behind the block's data on A's capped link."
+		echo "queue behind the block's data on A's capped link, whose drops are counted."
+		echo "Each way ran $(awk -F, 'NR > 1 && $1 > n { n = $1 } END { print n }' "$out/degread.csv") times, in turns: its median run (by rate) counts."
 		echo
-		echo "| way | Mbit/s | / replication | client CPU s | / replication | ping mean ms | ping max ms |"
-		echo "|---|---:|---:|---:|---:|---:|---:|"
-		awk -F, 'NR > 1 { w[NR] = $1; r[$1] = $5; c[$1] = $4; pm[NR] = $6; px[NR] = $7; st[$1] = $8 }
+		echo "| way | Mbit/s | / replication | client CPU s | / replication | ping mean ms | ping max ms | drops on A's link |"
+		echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+		awk -F, 'NR > 1 { w[NR] = $1; r[$1] = $5; c[$1] = $4; pm[NR] = $6; px[NR] = $7; dr[NR] = $8; st[$1] = $9 }
 			END { for (i = 2; i <= NR; i++) { x = w[i]
-				if (x == "idle") printf "| idle | | | | | %.2f | %.2f |\n", pm[i], px[i]
-				else if (st[x] != "ok") printf "| %s | FAILED | | | | %.2f | %.2f |\n", x, pm[i], px[i]
-				else printf "| %s | %.2f | **%.2f** | %.2f | **%.2f** | %.2f | %.2f |\n", x, r[x],
+				if (x == "idle") printf "| idle | | | | | %.2f | %.2f | %d |\n", pm[i], px[i], dr[i]
+				else if (st[x] != "ok") printf "| %s | FAILED | | | | | | |\n", x
+				else printf "| %s | %.2f | **%.2f** | %.2f | **%.2f** | %.2f | %.2f | %d |\n", x, r[x],
 					r["replication"] ? r[x] / r["replication"] : 0, c[x],
-					c["replication"] ? c[x] / c["replication"] : 0, pm[i], px[i] }
+					c["replication"] ? c[x] / c["replication"] : 0, pm[i], px[i], dr[i] }
 			if (st["ecproxy"] == "ok" && st["replication"] == "ok" && r["replication"] && c["replication"])
 				printf "\necproxy: %.2f of replication'"'"'s rate (target ≥ 0.95: %s), %.2fx its client CPU (target ≤ 1.1: %s).\n",
 					r["ecproxy"] / r["replication"], (r["ecproxy"] >= 0.95 * r["replication"] ? "met" : "not met"),
-					c["ecproxy"] / c["replication"], (c["ecproxy"] <= 1.1 * c["replication"] ? "met" : "not met") }' \
-			"$out/degread.csv"
+					c["ecproxy"] / c["replication"], (c["ecproxy"] <= 1.1 * c["replication"] ? "met" : "not met")
+			else print "\nThe targets (ecproxy ≥ 0.95 of replication'"'"'s rate, client CPU ≤ 1.1x) are not assessed: a run FAILED." }' \
+			"$out/degread-summary.csv"
 		echo
 	} >> "$md"
 fi
@@ -269,7 +284,8 @@ if [ -s "$out/rate.csv" ]; then
 		echo
 		cat "$out/rate.txt" 2>/dev/null
 		echo "The task's rate is the growth of T1's file, the foreground's the rest of what"
-		echo "T1's link received; each over its phase from 1 s in."
+		echo "T1's link received; each over the second half of its phase (the first holds"
+		echo "the ramp after the start or the change: see rate.png)."
 		echo
 		echo "| phase | cap Mbit/s | task Mbit/s at T1 | task Mbit/s (ecctl) | task / cap | foreground Mbit/s |"
 		echo "|---|---:|---:|---:|---:|---:|"

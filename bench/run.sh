@@ -10,7 +10,8 @@
 # Environment:
 #   BENCH_SIZE   reduced (default; under 30 min in a 2-core TCG VM), full
 #                (real hardware) or tiny (a smoke run of every figure)
-#   BENCH_CAP    tc rate of each A's link (default: reduced 8mbit, full 1gbit)
+#   BENCH_CAP    tc rate of each A's link (default: reduced 8mbit, full 1gbit;
+#                the targets' links of the multi and rate figures: see below)
 #   BENCH_ONLY   space-separated subset of: gf codes router buffer
 #                concurrency latency uncapped multi degread rate
 #   ECP_KO       ecproxy.ko to insmod (default: modprobe ecproxy)
@@ -38,6 +39,9 @@ reduced)
 	conc_frag=$((256 << 10))
 	lat_sizes="$((96 << 10)) $((768 << 10)) $((6 << 20))"
 	unc_frag=$((4 << 20))
+	# Runs of the multi-loss and degraded-read figures (their median
+	# counts: the emulated machine's timing wanders).
+	reps=3
 	# Multi-loss: the targets' links are capped low enough that the
 	# emulated S rebuilds 3 fragments at once at their rate.
 	multi_frag=$((512 << 10))
@@ -48,9 +52,9 @@ reduced)
 	# Rate: T1's link, the task's cap and the cap changed mid-run, each
 	# phase's length (s).  Low rates: the emulated machine must keep up
 	# with the foreground flow, the task and the sampling at once.
-	rate_link=$cap
-	rate_caps="2mbit 4mbit"
-	rate_secs=5
+	rate_link=4mbit
+	rate_caps="1mbit 2mbit"
+	rate_secs=8
 	;;
 full)
 	cap=${BENCH_CAP:-1gbit}
@@ -65,6 +69,7 @@ full)
 	unc_frag=$((256 << 20))
 	multi_frag=$((64 << 20))
 	multi_cap=$cap
+	reps=3
 	dr_block=$(((64 << 20) - 100000))
 	dr_cell=$((1 << 20))
 	rate_link=$cap
@@ -84,10 +89,11 @@ tiny)	# a smoke run of every figure, a few minutes
 	unc_frag=$((256 << 10))
 	multi_frag=$((64 << 10))
 	multi_cap=2mbit
+	reps=1
 	dr_block=$(((1 << 20) - 10000))
 	dr_cell=$((64 << 10))
-	rate_link=$cap
-	rate_caps="2mbit 4mbit"
+	rate_link=4mbit
+	rate_caps="1mbit 2mbit"
 	rate_secs=3
 	;;
 *) echo "bench: BENCH_SIZE is tiny, reduced or full" >&2; exit 2 ;;
@@ -415,7 +421,7 @@ multi_way() {
 	for j in "${ids[@]}"; do ecq "$S" task del id "$j" >&2; done
 }
 if want multi; then
-	echo "r,way,survivor_bytes,time_s,status" > "$out/multi.csv"
+	echo "r,way,rep,survivor_bytes,time_s,status" > "$out/multi.csv"
 	echo "Fragments of $multi_frag bytes; each target's link capped at $multi_cap (tbf on S)." > "$out/multi.txt"
 	for i in 1 2 3; do bench_cap t$i "$multi_cap"; done
 	port=9000
@@ -427,11 +433,12 @@ if want multi; then
 		# not measured, else it would slow down the single loss only.
 		[ "$lost" != 1 ] || multi_way one 1 $port > /dev/null
 		for w in one separate native; do
-			port=$((port + 1))
-			l=$(multi_way $w "$lost" $port)
-			echo "$l" >> "$out/multi.csv"
-			IFS=, read -r _ _ b t st <<< "$l"
-			say "  $w: survivors sent $b bytes, $t s, $st"
+			for n in $(seq 1 $([ $w = native ] && echo 1 || echo "$reps")); do
+				port=$((port + 1))
+				IFS=, read -r r _ b t st <<< "$(multi_way $w "$lost" $port)"
+				echo "$r,$w,$n,$b,$t,$st" >> "$out/multi.csv"
+				say "  $w, run $n: survivors sent $b bytes, $t s, $st"
+			done
 		done
 	done
 	for i in 1 2 3; do bench_uncap t$i; done
@@ -443,9 +450,37 @@ fi
 # fragments and decodes the lost cells itself, ecproxy's read task sends
 # the block in order with the lost cells rebuilt.  Meanwhile A pings S's
 # end of its link every 200 ms: the replies queue on A's capped link
-# (tbf on S), where native's k streams converge (incast).
+# (tbf on S), where native's k streams converge (incast); and the drops
+# of that queue are counted.
+
+# degread_run WAY: one run (idle: only the ping, 3 s), one CSV line
+# without its first field: way,bytes,wall_s,cpu_s,mbit_s,ping_mean_ms,
+# ping_max_ms,link_drops,status.
+degread_run() {
+	local w=$1 j d0 pm px dr
+	d0=$(bench_qdrops a1)
+	bench_ping_start "$A" "$(topo_net a1).1" "$tmp/ping"
+	if [ "$w" = idle ]; then
+		sleep 3
+		j='{"bytes": 0, "wall_s": 0, "cpu_s": 0, "mbit_s": 0, "sha256_ok": true}'
+	else
+		j=$(BENCH_BLOCK=$dr_block BENCH_CELL=$dr_cell bench_way "$w" 1 1 isal-cauchy 6 3 1 "$sha")
+	fi
+	read -r pm px <<< "$(bench_ping_stop "$tmp/ping")"
+	dr=$(($(bench_qdrops a1) - d0))
+	if [ "$(jget "$j" sha256_ok)" = true ]; then
+		echo "$w,$(jq -r '[.bytes, .wall_s, .cpu_s, .mbit_s] | map(tostring) | join(",")' <<< "$j"),$pm,$px,$dr,ok"
+		[ "$w" = idle ] ||
+			say "  $w: $(printf '%.2f' "$(jget "$j" mbit_s)") Mbit/s, cpu $(printf '%.2f' "$(jget "$j" cpu_s)") s"
+		say "  $w: ping mean $pm ms, max $px ms, $dr drops on A's link"
+	else
+		say "$w FAILED: $j"
+		ecq "$S" task show -s >&2
+		echo "$w,0,0,0,0,$pm,$px,$dr,FAILED"
+	fi
+}
 if want degread; then
-	echo "way,bytes,wall_s,cpu_s,mbit_s,ping_mean_ms,ping_max_ms,status" > "$out/degread.csv"
+	echo "rep,way,bytes,wall_s,cpu_s,mbit_s,ping_mean_ms,ping_max_ms,link_drops,status" > "$out/degread.csv"
 	echo "A block of $dr_block bytes in cells of $dr_cell bytes, RS(6,3), data fragment 1 lost; A's link capped at $cap." > "$out/degread.txt"
 	say "degraded read: $(cat "$out/degread.txt")"
 	ec_stop_servers
@@ -459,25 +494,12 @@ if want degread; then
 	ec_task 1 isal-cauchy 6 3 1 read block "$dr_block" cell "$dr_cell" >&2
 	sha=$(sha256sum < "$tmp/d/in" | cut -d' ' -f1)
 	topo_cap 1 "$cap"
-	for w in idle replication native ecproxy; do
-		bench_ping_start "$A" "$(topo_net a1).1" "$tmp/ping"
-		if [ $w = idle ]; then
-			sleep 3
-			j='{"bytes": 0, "wall_s": 0, "cpu_s": 0, "mbit_s": 0, "sha256_ok": true}'
-		else
-			j=$(BENCH_BLOCK=$dr_block BENCH_CELL=$dr_cell bench_way $w 1 1 isal-cauchy 6 3 1 "$sha")
-		fi
-		read -r pm px <<< "$(bench_ping_stop "$tmp/ping")"
-		if [ "$(jget "$j" sha256_ok)" = true ]; then
-			echo "$w,$(jq -r '[.bytes, .wall_s, .cpu_s, .mbit_s] | map(tostring) | join(",")' <<< "$j"),$pm,$px,ok" >> "$out/degread.csv"
-			[ $w = idle ] ||
-				say "  $w: $(printf '%.2f' "$(jget "$j" mbit_s)") Mbit/s, cpu $(printf '%.2f' "$(jget "$j" cpu_s)") s"
-			say "  $w: ping mean $pm ms, max $px ms"
-		else
-			say "$w FAILED: $j"
-			ecq "$S" task show -s >&2
-			echo "$w,0,0,0,0,$pm,$px,FAILED" >> "$out/degread.csv"
-		fi
+	degread_run idle | sed 's/^/1,/' >> "$out/degread.csv"
+	# The ways take turns, so that a slow spell of the machine hits each.
+	for n in $(seq 1 "$reps"); do
+		for w in replication native ecproxy; do
+			degread_run $w | sed "s/^/$n,/" >> "$out/degread.csv"
+		done
 	done
 	topo_uncap 1
 	ecq "$S" task del id 1
@@ -554,14 +576,17 @@ if want rate; then
 	ok=FAILED
 	[ "$(ec_stats 1 .stats.last_error)" = none ] && wait_for 30 ec_stored "$tmp/d" 0 && ok=ok
 	[ $ok = ok ] || { say "rate FAILED"; ecq "$S" task show id 1 -s >&2; }
-	# The series, and each phase's mean from its second sample (1 s in)
-	# to its last.
-	awk -v series="$out/rate-series.csv" -v s1="$s1" -v s2="$s2" -v ok=$ok '
+	# The series, and each phase's mean over about its second half (from
+	# its last sample in the first half): the first holds the ramp after
+	# a start or a change (see the series).
+	awk -v series="$out/rate-series.csv" -v s1="$s1" -v s2="$s2" -v ok=$ok \
+	    -v settle=$((rate_secs / 2)) '
 		NR == 1 { print "t_s,phase,task_mbit_s,fg_mbit_s,cap_mbit_s" > series; t0 = $3 }
 		NR > 1 { dt = $3 - pt; db = $4 - pb; dr = $5 - pr
 			printf "%.2f,%s,%.3f,%.3f,%s\n", $3 - t0, $1, db * 8 / dt / 1e6,
 				(dr - db) * 8 / dt / 1e6, $2 == "-" ? "" : $2 > series
-			if (++n[$1] == 2) { st[$1] = $3; sb[$1] = $4; sr[$1] = $5 }
+			if (!($1 in p0)) { p0[$1] = pt; st[$1] = pt; sb[$1] = pb; sr[$1] = pr }
+			if ($3 <= p0[$1] + settle) { st[$1] = $3; sb[$1] = $4; sr[$1] = $5 }
 			et[$1] = $3; eb[$1] = $4; er[$1] = $5; cap[$1] = $2 }
 		{ pt = $3; pb = $4; pr = $5 }
 		END { print "phase,cap_mbit_s,task_mbit_s,ecctl_mbit_s,fg_mbit_s,status"

@@ -10,7 +10,8 @@
 #
 # Functions: bench_log MSG, bench_fetch I ARGS..., bench_way WAY I ID
 # PROFILE K M LOST SHA, jget JSON KEY, bench_env, bench_bits RATE,
-# bench_cap X RATE [LEAF], bench_uncap X, bench_bytes NS DEVS STAT,
+# bench_cap X RATE [LEAF], bench_uncap X, bench_qdrops X,
+# bench_bytes NS DEVS STAT,
 # bench_ping_start NS ADDR FILE, bench_ping_stop FILE.
 
 TAP_QUIET=1
@@ -77,6 +78,12 @@ bench_cap() {
 bench_uncap() {
 	ip netns exec "$S" tc qdisc del dev "to-$1" root 2>/dev/null
 	return 0
+}
+
+# bench_qdrops X: the packets S's qdisc on its link to X has dropped.
+bench_qdrops() {
+	ip netns exec "$S" tc -s qdisc show dev "to-$1" root |
+		sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | head -1
 }
 
 # bench_bytes NS DEVS STAT: statistic STAT (rx_bytes, tx_bytes) summed
