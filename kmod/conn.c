@@ -370,7 +370,8 @@ static int ecp_conn_open(struct ecp_conn *c, struct sk_buff_head *q)
 	c->start = jiffies;
 	c->last_rx = jiffies;
 	c->tokens_at = jiffies;
-	c->measured_at = jiffies;
+	for (i = 0; i < ECP_MEASURE_SLOTS; i++)
+		c->measured_at[i] = jiffies;
 	for (i = 0; i < c->k; i++)
 		c->src[i].last_rx = jiffies;
 	for (i = 0; i < c->nout; i++) {
@@ -736,19 +737,24 @@ static bool ecp_conn_tick_handshake(struct ecp_conn *c, unsigned long now,
 }
 
 /*
- * The measured rate while a connection runs: its output over the last
- * second or so, as an operator turning the rate cap wants to see it.
+ * The measured rate while a connection runs: its output over the last four
+ * seconds, sampled every second.  One second alone swings by the rate cap's
+ * burst (64 KiB, a quarter of a second at 2 Mbit/s), and an operator turning
+ * the cap wants to see the rate it holds, soon after the change.
  */
 static void ecp_conn_measure(struct ecp_conn *c, unsigned long now)
 {
-	unsigned long el = now - c->measured_at;
+	unsigned int old = c->measured_slot;
+	unsigned int last = (old + ECP_MEASURE_SLOTS - 1) % ECP_MEASURE_SLOTS;
+	unsigned long el = now - c->measured_at[old];
 
-	if (el < HZ)
+	if (now - c->measured_at[last] < HZ)
 		return;
 	WRITE_ONCE(c->t->rate_measured,
-		   div_u64((c->bytes_out - c->measured_bytes) * HZ, el));
-	c->measured_at = now;
-	c->measured_bytes = c->bytes_out;
+		   div_u64((c->bytes_out - c->measured_bytes[old]) * HZ, el));
+	c->measured_at[old] = now;
+	c->measured_bytes[old] = c->bytes_out;
+	c->measured_slot = (old + 1) % ECP_MEASURE_SLOTS;
 }
 
 static void ecp_conn_timer(struct timer_list *timer)

@@ -40,6 +40,8 @@
 #define ECP_PERSIST_MAX	(60 * HZ)
 /* Segments re-sent when the RTO fires. */
 #define ECP_RTO_SEGS	4
+/* Seconds the measured rate spans while a connection runs. */
+#define ECP_MEASURE_SLOTS	4
 /* MSS assumed when a SYN carries none (RFC 9293 §3.7.1). */
 #define ECP_DEFAULT_MSS	536
 
@@ -154,8 +156,10 @@ struct ecp_conn {
 	u64 tokens;			/* rate cap: bytes S may send now */
 	unsigned long tokens_at;	/* jiffies of the last refill */
 	u64 bytes_out;			/* to every output, each byte once */
-	u64 measured_bytes;		/* bytes_out at measured_at */
-	unsigned long measured_at;	/* start of the rate measurement */
+	/* The last samples of bytes_out, a second apart (ecp_conn_measure()) */
+	u64 measured_bytes[ECP_MEASURE_SLOTS];
+	unsigned long measured_at[ECP_MEASURE_SLOTS];
+	u8 measured_slot;		/* the oldest sample */
 	struct ecp_conn_client client;
 	unsigned int k, nrow, nout;
 	struct ecp_conn_row *row;	/* nrow, after src[] */

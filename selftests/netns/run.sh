@@ -25,6 +25,7 @@ fail=0
 for t in "${tests[@]}"; do
 	name=$(basename "$t" .sh)
 	echo "# ---- $name ----"
+	start=$SECONDS
 	out=$(mktemp)
 	timeout -k 10 "$per_test_timeout" bash "$t" > "$out"
 	rc=$?
@@ -46,6 +47,8 @@ for t in "${tests[@]}"; do
 		esac
 	done < "$out"
 	rm -f "$out"
+	# What each file costs, for balancing scripts/check.sh's lanes.
+	echo "# $name took $((SECONDS - start))s"
 	if [ $rc != 0 ] && [ $reported_fail = 0 ]; then
 		n=$((n + 1))
 		fail=$((fail + 1))

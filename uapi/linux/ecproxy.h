@@ -368,7 +368,7 @@
  *    LAST_ERROR_SOURCE: NLA_U8, the source index LAST_ERROR is about,
  *                       present only when it is about one source.
  *    LAST_ERROR_TARGET: NLA_U8, likewise for a target (DEST).
- *    RATE: NLA_U64, bytes/s the task sent: over the last second while a
+ *    RATE: NLA_U64, bytes/s the task sent: over the last four seconds while a
  *          connection or run is under way, its average once it ended.
  *
  * Unknown attributes in replies must be ignored: later versions add more.
