@@ -74,11 +74,6 @@ rate_over() {
 	rate=$(((b1 - b0) * 1000000000 / (t1 - t0)))
 }
 
-# within5 GOT WANT: GOT is within 5% of WANT.
-within5() {
-	[ $(($1 * 100)) -ge $(($2 * 95)) ] && [ $(($1 * 100)) -le $(($2 * 105)) ]
-}
-
 # The foreground flow: A1 sends T1 zeros, through S, for as long as it runs.
 ip netns exec "$T"1 socat -u TCP-LISTEN:5001,reuseaddr OPEN:/dev/null 2>/dev/null &
 wait_for 10 topo_listening "$T"1 5001
@@ -93,7 +88,7 @@ rate_held() {
 	local lo=$(($2 * 95 / 100)) hi=$(($2 * 105 / 100))
 
 	rate_over "$3" "$4" 5
-	if within5 "$rate" "$2"; then
+	if [ "$rate" -ge $lo ] && [ "$rate" -le $hi ]; then
 		tap_ok "$1: $rate bytes/s"
 	else
 		tap_fail "$1" "$rate bytes/s, want $2"
