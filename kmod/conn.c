@@ -144,9 +144,9 @@ static int ecp_conn_hash_ports(struct ecp_conn *c)
 	inet_get_local_port_range(c->net, &lo, &hi);
 	range = hi - lo + 1;
 	spin_lock_bh(&ecp_conn_hash_lock);
-	for (i = 0; i < c->k && !ret; i++)
+	for (i = 0; ecp_conn_has_sources(c) && i < c->k && !ret; i++)
 		ret = ecp_conn_hash_port(c, &c->src[i].peer, lo, range);
-	for (i = 0; !ecp_conn_has_client(c) && i < c->nout && !ret; i++)
+	for (i = 0; ecp_conn_has_targets(c) && i < c->nout && !ret; i++)
 		ret = ecp_conn_hash_port(c, &c->out[i].peer, lo, range);
 	spin_unlock_bh(&ecp_conn_hash_lock);
 	return ret;
@@ -283,7 +283,9 @@ void ecp_conn_finish(struct ecp_conn *c)
 static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 				       __be32 vip, gfp_t gfp)
 {
-	unsigned int i, nout = t->mode == ECPROXY_MODE_DEST ? t->nrow : 1;
+	bool targets = t->mode == ECPROXY_MODE_DEST ||
+		       t->mode == ECPROXY_MODE_WRITE;
+	unsigned int i, nout = targets ? t->nrow : 1;
 	struct ecp_conn *c;
 	size_t rows = ALIGN(struct_size(c, src, t->k), sizeof(u64));
 	size_t outs = rows + t->nrow * sizeof(struct ecp_conn_row);
@@ -313,6 +315,11 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 		s->len = t->src[i].len;
 		if (ecp_ivset_init(&s->iv, ECP_IVSET_DEFAULT_CAP, gfp))
 			goto err;
+		/* A writer's data fragment: no peer, no handshake. */
+		if (!ecp_conn_has_sources(c)) {
+			s->synack = true;
+			continue;
+		}
 		/*
 		 * Routes are looked up here, for the MSS clamps, and again
 		 * when ICMP lowers a path's MTU.
@@ -338,7 +345,7 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 		o->peer.idx = i;
 		o->iss = get_random_u32();
 		o->rto = ECP_RTO_MIN;
-		if (ecp_conn_has_client(c))
+		if (!targets)
 			continue;
 		o->peer.addr = t->row[i].addr.ip;
 		o->peer.port = t->row[i].port;
@@ -378,8 +385,9 @@ static int ecp_conn_open(struct ecp_conn *c, struct sk_buff_head *q)
 		c->out[i].last_rx = jiffies;
 		c->out[i].last_progress = jiffies;
 	}
-	/* Without a client, out[0]'s timer repeats the SYNs (conn.c). */
-	if (!ecp_conn_has_client(c))
+	c->w.last_rx = jiffies;
+	/* With targets, out[0]'s timer repeats the SYNs (conn.c). */
+	if (ecp_conn_has_targets(c))
 		c->out[0].rto = ECP_SYNACK_RTO;
 	if (ecp_conn_hash_ports(c)) {
 		ecp_conn_unhash_ports(c);
@@ -392,11 +400,11 @@ static int ecp_conn_open(struct ecp_conn *c, struct sk_buff_head *q)
 	t->last_error_source = -1;
 	t->last_error_target = -1;
 	ecp_stats_inc(&t->stats, ECP_STAT_CONNS);
-	for (i = 0; i < c->k; i++) {
+	for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++) {
 		ecp_conn_send_syn_src(c, &c->src[i], q);
 		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_SYN_SENT);
 	}
-	for (i = 0; !ecp_conn_has_client(c) && i < c->nout; i++) {
+	for (i = 0; ecp_conn_has_targets(c) && i < c->nout; i++) {
 		ecp_conn_send_syn_tgt(c, &c->out[i], q);
 		WRITE_ONCE(t->row[i].state, ECPROXY_ROW_SYN_SENT);
 	}
@@ -425,7 +433,7 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 	}
 	if (!ecp_task_tryget(t))
 		goto err;
-	cl = &c->out[0];
+	cl = ecp_conn_caller(c);
 	c->vport = p->h.dport;
 	cl->peer.addr = p->h.saddr;
 	cl->peer.port = p->h.sport;
@@ -503,6 +511,45 @@ void ecp_conn_unlock_send(struct ecp_task *t, struct net *net,
 		ecp_conn_free(to_free);
 }
 
+/*
+ * The window-scale shift S announces to the writer: the smallest that
+ * lets a 16-bit window cover the buffer of all k data fragments, the most
+ * S offers it (ecp_conn_writer_win()).
+ */
+static u8 ecp_conn_writer_wscale(const struct ecp_conn *c)
+{
+	return clamp_t(int, fls64((u64)c->t->buffer_size * c->k) - 16, 0,
+		       ECP_EBSN_MAX_WSCALE);
+}
+
+/* Every target of a write answered: ACK them, and the SYN-ACK to the writer. */
+static void ecp_conn_answered_writer(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	struct ecp_conn_out *w = &c->w;
+	struct ecp_task *t = c->t;
+	unsigned int i;
+
+	/* The targets are established; S's ACK completes their handshakes. */
+	for (i = 0; i < c->nout; i++) {
+		struct ecp_conn_out *o = &c->out[i];
+
+		o->rto = ECP_RTO_MIN;
+		o->last_progress = jiffies;
+		ecp_cc_init(&o->cc, o->mss);
+		ecp_conn_send_ack_out(c, o, q);
+		WRITE_ONCE(t->row[i].state, ECPROXY_ROW_SENDING);
+	}
+	if (c->client.wscale >= 0) {
+		w->ws = c->client.wscale;
+		w->ws_out = ecp_conn_writer_wscale(c);
+	}
+	ecp_conn_writer_win(c);
+	w->synack_sent = true;
+	w->last_progress = jiffies;
+	w->rto = ECP_SYNACK_RTO;
+	ecp_conn_send_synack_writer(c, q);
+}
+
 void ecp_conn_answered(struct ecp_conn *c, struct sk_buff_head *q)
 {
 	struct ecp_task *t = c->t;
@@ -529,6 +576,10 @@ void ecp_conn_answered(struct ecp_conn *c, struct sk_buff_head *q)
 	for (i = 0; i < c->nout; i++)
 		if (!c->out[i].synack)
 			return;
+	if (ecp_conn_has_writer(c)) {
+		ecp_conn_answered_writer(c, q);
+		return;
+	}
 	ecp_conn_set_state(c, ECPROXY_CONN_ESTABLISHED);
 	for (i = 0; i < c->nout; i++) {
 		struct ecp_conn_out *o = &c->out[i];
@@ -556,7 +607,7 @@ static void ecp_conn_tick_fin_src(struct ecp_conn *c, unsigned long now,
 {
 	unsigned int i;
 
-	if (ecp_conn_has_client(c) ||
+	if (c->mode != ECPROXY_MODE_DEST ||
 	    time_before(now, c->client.fin_at + ECP_SYNACK_RTO))
 		return;
 	c->client.fin_at = now;
@@ -642,11 +693,51 @@ static bool ecp_conn_src_awaited(const struct ecp_conn *c,
 
 		if (!(rows & BIT(r)) || ecp_conn_row_complete(c, r) != low)
 			continue;
-		o = &c->out[c->mode == ECPROXY_MODE_DEST ? r : 0];
+		o = &c->out[ecp_conn_has_targets(c) ? r : 0];
 		if (o->snd_nxt == ecp_conn_out_complete(c, o))
 			return true;
 	}
 	return false;
+}
+
+/* The idle timeout's verdict on a write (ecp_conn_stalled()). */
+static u8 ecp_conn_writer_stalled(struct ecp_conn *c, unsigned long now)
+{
+	unsigned long idle = msecs_to_jiffies(c->t->idle_ms);
+	struct ecp_conn_client *wr = &c->client;
+	struct ecp_conn_out *w = &c->w;
+
+	/*
+	 * The writer has room and has not closed, or has not acked S's
+	 * FIN, which S repeats: a live one sends.
+	 */
+	if (((!wr->fin_seen && wr->edge > wr->rcv_nxt) ||
+	     (w->fin_sent && !w->acked)) &&
+	    time_after_eq(now, w->last_rx + idle))
+		return ECPROXY_ERR_CLIENT_TIMEOUT;
+	if (time_after_eq(now, c->last_rx + idle))
+		return ECPROXY_ERR_IDLE_TIMEOUT;
+	return ECPROXY_ERR_NONE;
+}
+
+/* The timer's work for the writer: delayed ACK, window, FIN repeats. */
+static void ecp_conn_tick_writer(struct ecp_conn *c, unsigned long now,
+				 struct sk_buff_head *q)
+{
+	struct ecp_conn_out *w = &c->w;
+
+	/* The delayed ACK. */
+	if (c->client.rcv_nxt > c->client.ack_sent)
+		ecp_conn_send_ack_writer(c, q);
+	else
+		ecp_conn_send_win_writer(c, q);
+	if (w->fin_sent && !w->acked &&
+	    time_after_eq(now, w->last_progress + w->rto)) {
+		ecp_conn_send_fin_writer(c, q);
+		ecp_stats_inc(&c->t->stats, ECP_STAT_RESENT);
+		w->rto = min_t(unsigned long, w->rto * 2, ECP_RTO_MAX);
+		w->last_progress = now;
+	}
 }
 
 /*
@@ -672,11 +763,13 @@ static u8 ecp_conn_stalled(struct ecp_conn *c, unsigned long now,
 	for (i = 0; i < c->nout; i++) {
 		err = ecp_conn_out_tick(c, &c->out[i], now, q);
 		if (err) {
-			if (!ecp_conn_has_client(c))
+			if (ecp_conn_has_targets(c))
 				*err_tgt = i;
 			return err;
 		}
 	}
+	if (ecp_conn_has_writer(c))
+		return ecp_conn_writer_stalled(c, now);
 	for (i = 0; i < c->k; i++) {
 		struct ecp_conn_src *s = &c->src[i];
 
@@ -705,9 +798,14 @@ static bool ecp_conn_tick_handshake(struct ecp_conn *c, unsigned long now,
 	unsigned int i;
 
 	if (time_before(now, c->start + msecs_to_jiffies(t->handshake_ms))) {
+		/* Every target answered: the writer is to ack the SYN-ACK. */
+		if (ecp_conn_has_writer(c) && c->w.synack_sent)
+			o = &c->w;
 		if (time_before(now, o->last_progress + o->rto))
 			return true;
-		if (ecp_conn_has_client(c)) {
+		if (o == &c->w) {
+			ecp_conn_send_synack_writer(c, q);
+		} else if (ecp_conn_has_client(c)) {
 			if (!o->synack_sent)
 				return true;
 			ecp_conn_send_synack_client(c, q);
@@ -727,7 +825,7 @@ static bool ecp_conn_tick_handshake(struct ecp_conn *c, unsigned long now,
 	for (i = 0; i < c->k && err_src < 0; i++)
 		if (!c->src[i].synack)
 			err_src = i;
-	for (i = 0; !ecp_conn_has_client(c) && i < c->nout && err_tgt < 0;
+	for (i = 0; ecp_conn_has_targets(c) && i < c->nout && err_tgt < 0;
 	     i++)
 		if (!c->out[i].synack)
 			err_tgt = i;
@@ -794,9 +892,11 @@ static void ecp_conn_timer(struct timer_list *timer)
 			break;
 		}
 		/* The delayed ACKs of ecp_conn_send_ack_src(). */
-		for (i = 0; i < c->k; i++)
+		for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
 			ecp_conn_send_ack_src(c, &c->src[i], &q, true);
 		ecp_conn_tick_fin_src(c, now, &q);
+		if (ecp_conn_has_writer(c))
+			ecp_conn_tick_writer(c, now, &q);
 		ecp_conn_measure(c, now);
 		/*
 		 * What a rate cap held back since the last segment, or

@@ -15,12 +15,11 @@
 
 /* ---- Segments from the client ------------------------------------- */
 
-/* Is @p from the client of connection c? */
-static bool ecp_conn_is_client(const struct ecp_conn *c,
-			       const struct ecp_seg *p)
+/* Is @p from the client (or the writer) of connection c? */
+static bool ecp_conn_is_client(struct ecp_conn *c, const struct ecp_seg *p)
 {
-	return c && c->out[0].peer.addr == p->h.saddr &&
-	       c->out[0].peer.port == p->h.sport;
+	return c && ecp_conn_caller(c)->peer.addr == p->h.saddr &&
+	       ecp_conn_caller(c)->peer.port == p->h.sport;
 }
 
 /* A SYN from the client.  Task lock held. */
@@ -39,14 +38,21 @@ static void ecp_conn_rcv_client_syn(struct net *net, struct ecp_task *t,
 		 * The client retransmitted its SYN: repeat what it has not
 		 * seen.
 		 */
-		if (c->out[0].synack_sent) {
-			if (c->state == ECPROXY_CONN_HANDSHAKE)
+		if (ecp_conn_caller(c)->synack_sent) {
+			if (c->state != ECPROXY_CONN_HANDSHAKE)
+				return;
+			if (ecp_conn_has_writer(c))
+				ecp_conn_send_synack_writer(c, q);
+			else
 				ecp_conn_send_synack_client(c, q);
 			return;
 		}
-		for (i = 0; i < c->k; i++)
+		for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
 			if (!c->src[i].synack)
 				ecp_conn_send_syn_src(c, &c->src[i], q);
+		for (i = 0; ecp_conn_has_writer(c) && i < c->nout; i++)
+			if (!c->out[i].synack)
+				ecp_conn_send_syn_tgt(c, &c->out[i], q);
 		return;
 	}
 	if (c || READ_ONCE(t->dead)) {
@@ -151,7 +157,7 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	     seq_off + p->len + fin <= ecp_conn_client_ack_off(c)) ||
 	    (!p->len && !fin && seq_off < (s64)rq->rcv_nxt))
 		ecp_conn_send_ack_out(c, cl, q);
-	ecp_conn_check_done(c);
+	ecp_conn_check_done(c, q);
 	return true;
 }
 
@@ -168,7 +174,7 @@ void ecp_conn_rcv_client(struct net *net, struct ecp_task *t,
 		ecp_conn_rcv_client_syn(net, t, c, p, &q);
 		goto out;
 	}
-	if (!ecp_conn_is_client(c, p) || !c->out[0].synack_sent) {
+	if (!ecp_conn_is_client(c, p) || !ecp_conn_caller(c)->synack_sent) {
 		/* No connection for it: answer as a closed port would. */
 		if (!(p->h.flags & TCPHDR_RST))
 			ecp_stats_drop(&t->stats, ECPROXY_DROP_BAD_FLAGS);
@@ -176,12 +182,14 @@ void ecp_conn_rcv_client(struct net *net, struct ecp_task *t,
 		goto out;
 	}
 	c->last_rx = jiffies;
-	c->out[0].last_rx = c->last_rx;
+	ecp_conn_caller(c)->last_rx = c->last_rx;
 	if (p->h.flags & TCPHDR_RST) {
 		s64 off = ecp_seq_to_off(p->h.seq, c->client.isn + 1,
 					 c->client.rcv_nxt);
 
-		if (off < 0 || off > c->client.rcv_nxt + 0xffff) {
+		/* A writer may be offered more than 64 KiB (scaled). */
+		if (off < 0 || off > max(c->client.rcv_nxt + 0xffff,
+					 c->client.edge)) {
 			ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 			goto out;
 		}
@@ -197,7 +205,8 @@ void ecp_conn_rcv_client(struct net *net, struct ecp_task *t,
 		to_free = c;
 		goto out;
 	}
-	if (!ecp_conn_rcv_client_seg(c, skb, p, &q))
+	if (ecp_conn_has_writer(c) ? !ecp_conn_rcv_writer_seg(c, skb, p, &q) :
+	    !ecp_conn_rcv_client_seg(c, skb, p, &q))
 		to_free = c;
 out:
 	ecp_conn_unlock_send(t, net, &q, to_free);

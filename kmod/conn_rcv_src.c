@@ -103,34 +103,6 @@ static void ecp_conn_send_ack_src_data(struct ecp_conn *c,
 }
 
 /*
- * Apply [off, off + len) of s's segment to the ring of every row s feeds,
- * each with its coefficient: ecp_dbuf_apply_skb_n()'s return values.
- */
-static s64 ecp_conn_src_apply(struct ecp_conn *c, struct ecp_conn_src *s,
-			      u64 off, const struct sk_buff *skb,
-			      const struct ecp_seg *p)
-{
-	const struct ecp_gf_coef *coef[ECPROXY_MAX_K];
-	struct ecp_dbuf *ring[ECPROXY_MAX_K];
-	unsigned int i = s->peer.idx, r, n = 0;
-	const struct ecp_task *t = c->t;
-
-	for (r = 0; r < c->nrow; r++) {
-		/*
-		 * A row shorter than s's fragment takes nothing past its
-		 * end: that would hold its ring, and the sources, for ever.
-		 */
-		if (!t->row[r].coef[i] || ecp_conn_row_finished(c, r) ||
-		    off >= c->row[r].len)
-			continue;
-		ring[n] = &c->row[r].dbuf;
-		coef[n++] = &t->row[r].gf[i];
-	}
-	return ecp_dbuf_apply_skb_n(ring, coef, n, &s->iv, off, skb,
-				    p->dataoff, p->len);
-}
-
-/*
  * Data, FIN and ACK from an established source: combine, then push to the
  * client.  Returns false if the connection must be freed.
  */
@@ -175,7 +147,7 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		bool holes = ecp_ivset_count(&s->iv);
 
 		atomic64_inc(&cfg->stats.segs_in);
-		n = ecp_conn_src_apply(c, s, off, skb, p);
+		n = ecp_conn_src_apply(c, s, off, skb, p->dataoff, p->len);
 		if (n == -ENOBUFS || n == -ENOSPC) {
 			/* The source retransmits it; count and drop. */
 			ecp_stats_inc(&t->stats, ECP_STAT_OVERFLOW);
@@ -221,7 +193,7 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 	if (ack_client && ecp_conn_has_client(c) &&
 	    ecp_conn_out_snd_max(&c->out[0]) == snd)
 		ecp_conn_send_ack_out(c, &c->out[0], q);
-	ecp_conn_check_done(c);
+	ecp_conn_check_done(c, q);
 	return true;
 }
 
@@ -279,7 +251,7 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 			 */
 			if (ecp_conn_src_fin_acked(s)) {
 				s->gone = true;
-				ecp_conn_check_done(c);
+				ecp_conn_check_done(c, &q);
 				goto out;
 			}
 			/*

@@ -92,15 +92,17 @@ static bool ecp_conn_rcv_tgt_seg(struct ecp_conn *c, struct ecp_conn_out *o,
 		return true;
 	}
 	ecp_conn_out_ack(c, o, ack_off, (u32)p->h.win << o->ws, fin, q);
-	for (i = 0; i < c->k; i++)
+	for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
 		ecp_conn_send_win_src(c, &c->src[i], q);
+	if (ecp_conn_has_writer(c))
+		ecp_conn_send_win_writer(c, q);
 	if (fin) {
 		o->fin = true;
 		ecp_conn_send_ack_out(c, o, q);
 	}
 	if (!ecp_conn_push(c, q))
 		return false;
-	ecp_conn_check_done(c);
+	ecp_conn_check_done(c, q);
 	return true;
 }
 
@@ -127,7 +129,9 @@ void ecp_conn_rcv_tgt(struct net *net, struct ecp_conn_out *o,
 		ecp_conn_rcv_tgt_synack(c, o, p, &q);
 		goto out;
 	}
-	if (!o->synack || c->state == ECPROXY_CONN_HANDSHAKE) {
+	/* A write's targets are established before its writer. */
+	if (!o->synack || (c->state == ECPROXY_CONN_HANDSHAKE &&
+			   !(ecp_conn_has_writer(c) && c->w.synack_sent))) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_BAD_FLAGS);
 		goto out;
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The rows of a connection and the streams the outputs read from them.
+ * The rows of a connection: what the sources' bytes add to them
+ * (ecp_conn_src_apply()), and the streams the outputs read from them.
  *
  * Row r is the GF(2^8) sum of the sources it uses (non-zero coefficient),
  * accumulated by source-stream offset in its own ring.  It is complete up
@@ -22,7 +23,7 @@
 static unsigned int ecp_conn_out_row(const struct ecp_conn *c,
 				     const struct ecp_conn_out *o)
 {
-	return c->mode == ECPROXY_MODE_DEST ? o - c->out : 0;
+	return ecp_conn_has_targets(c) ? o - c->out : 0;
 }
 
 u64 ecp_conn_row_complete(const struct ecp_conn *c, unsigned int r)
@@ -224,12 +225,17 @@ u64 ecp_conn_src_edge(const struct ecp_conn *c, const struct ecp_conn_src *s,
 		b = min(b, rb);
 		/*
 		 * The row's reader bounds it, as NetEC's EBSN does with the
-		 * client's window; a read's client window spans every row,
-		 * so only the buffer bounds those.
+		 * client's window.  Not so where a row can only complete
+		 * once every source gave a whole cell: a read's client
+		 * window spans every row, and a write's parity waits for the
+		 * stripe's last cell, which the writer sends after the
+		 * first; a parity target's window would hold the first data
+		 * fragment, and the stripe, for ever.  Only the buffer
+		 * bounds those.
 		 */
-		if (c->mode != ECPROXY_MODE_READ)
-			edge = min(edge, rb + c->out[c->mode == ECPROXY_MODE_DEST ?
-						     r : 0].win);
+		if (c->mode == ECPROXY_MODE_PULL || c->mode == ECPROXY_MODE_DEST)
+			edge = min(edge,
+				   rb + c->out[ecp_conn_has_targets(c) ? r : 0].win);
 	}
 	/*
 	 * Every row s feeds is finished (s is longer than all of them): it
@@ -240,4 +246,27 @@ u64 ecp_conn_src_edge(const struct ecp_conn *c, const struct ecp_conn_src *s,
 		b = ecp_ivset_low(&s->iv);
 	*base = b;
 	return edge;
+}
+
+s64 ecp_conn_src_apply(struct ecp_conn *c, struct ecp_conn_src *s, u64 off,
+		       const struct sk_buff *skb, unsigned int dataoff, u32 len)
+{
+	const struct ecp_gf_coef *coef[ECPROXY_MAX_K];
+	struct ecp_dbuf *ring[ECPROXY_MAX_K];
+	unsigned int i = s->peer.idx, r, n = 0;
+	const struct ecp_task *t = c->t;
+
+	for (r = 0; r < c->nrow; r++) {
+		/*
+		 * A row shorter than s's fragment takes nothing past its
+		 * end: that would hold its ring, and the sources, for ever.
+		 */
+		if (!t->row[r].coef[i] || ecp_conn_row_finished(c, r) ||
+		    off >= c->row[r].len)
+			continue;
+		ring[n] = &c->row[r].dbuf;
+		coef[n++] = &t->row[r].gf[i];
+	}
+	return ecp_dbuf_apply_skb_n(ring, coef, n, &s->iv, off, skb, dataoff,
+				    len);
 }

@@ -24,6 +24,7 @@
 
 #include "conn_state.h"
 #include "event.h"
+#include "layout.h"
 #include "task.h"
 #include "xmit.h"
 
@@ -43,7 +44,7 @@ u64 ecp_conn_client_ack_off(const struct ecp_conn *c)
 static u32 ecp_conn_out_ack_seq(const struct ecp_conn *c,
 				const struct ecp_conn_out *o)
 {
-	if (!ecp_conn_has_client(c))
+	if (ecp_conn_has_targets(c))
 		return o->irs + 1 + o->fin;
 	return ecp_off_to_seq(ecp_conn_client_ack_off(c), c->client.isn + 1);
 }
@@ -58,7 +59,7 @@ static u16 ecp_conn_out_win(const struct ecp_conn *c,
 	u32 m = U32_MAX;
 	unsigned int i;
 
-	if (!ecp_conn_has_client(c))
+	if (ecp_conn_has_targets(c))
 		return 0xffff;
 	for (i = 0; i < c->k; i++)
 		m = min(m, c->src[i].win);
@@ -151,6 +152,131 @@ void ecp_conn_send_synack_client(struct ecp_conn *c, struct sk_buff_head *q)
 		ecp_conn_nomem(c);
 }
 
+/* ---- Towards the writer ------------------------------------------------ */
+
+/*
+ * The right edge the rings allow the writer now (a stream offset), never
+ * left of what S offered before.
+ */
+static u64 ecp_conn_writer_edge(const struct ecp_conn *c)
+{
+	const struct ecp_task *t = c->t;
+	u64 edge = U64_MAX;
+	unsigned int i;
+
+	/*
+	 * Fragment i may run as far as the buffer from the lowest base of
+	 * the rows it feeds (ecp_conn_src_edge(): no reader bounds a
+	 * write's rows), and the writer up to the first byte of the block
+	 * a ring cannot take yet.  A fragment the FIN ended bounds nothing.
+	 */
+	for (i = 0; i < c->k; i++) {
+		const struct ecp_conn_src *s = &c->src[i];
+		u64 base;
+
+		if (ecp_conn_src_done(s))
+			continue;
+		ecp_conn_src_edge(c, s, &base);
+		edge = min(edge, ecp_layout_pos(t->cell, t->k, i,
+						base + t->buffer_size));
+	}
+	/* The edge never moves left: the rings keep room for what S offered. */
+	return max(edge, c->client.edge);
+}
+
+u16 ecp_conn_writer_win(struct ecp_conn *c)
+{
+	struct ecp_conn_client *wr = &c->client;
+	u64 edge = ecp_conn_writer_edge(c);
+	u8 ws = c->w.ws_out;
+	u16 win;
+
+	/* The slowest target holds the writer back: EBSN at work. */
+	if (edge < wr->rcv_nxt + c->w.mss && !wr->fin_seen)
+		ecp_stats_inc(&c->t->stats, ECP_STAT_WINDOW_CLAMPS);
+	if (edge <= wr->rcv_nxt)
+		return 0;
+	win = min_t(u64, (edge - wr->rcv_nxt) >> ws, 0xffff);
+	wr->edge = max(wr->edge, wr->rcv_nxt + ((u64)win << ws));
+	return win;
+}
+
+void ecp_conn_send_win_writer(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	struct ecp_conn_client *wr = &c->client;
+	u64 told, room;
+
+	/* As a receiver's stack does when its reader frees buffer. */
+	if (wr->fin_seen || c->state == ECPROXY_CONN_HANDSHAKE)
+		return;
+	told = wr->edge > wr->rcv_nxt ? wr->edge - wr->rcv_nxt : 0;
+	room = ecp_conn_writer_edge(c) - wr->rcv_nxt;
+	if (room > 2 * told && room >= c->w.mss)
+		ecp_conn_send_ack_writer(c, q);
+}
+
+/*
+ * S's segments to the writer carry no data: its sequence number is one
+ * past its ISN, two once its FIN went.  They ack the writer's bytes that
+ * are in the rings (ecp_conn_writer_low()), its FIN only with S's own, and
+ * offer the window the rings leave (ecp_conn_writer_win()).
+ */
+static void ecp_conn_hdr_writer(struct ecp_conn *c, struct ecp_tcp_hdr *h,
+				u8 flags)
+{
+	struct ecp_conn_out *w = &c->w;
+
+	memset(h, 0, sizeof(*h));
+	h->saddr = c->vip;
+	h->daddr = w->peer.addr;
+	h->sport = w->peer.lport;
+	h->dport = w->peer.port;
+	h->seq = w->iss + 1 + w->fin_sent;
+	h->ack = ecp_off_to_seq(c->client.rcv_nxt + w->fin_sent,
+				c->client.isn + 1);
+	h->flags = flags;
+	h->win = ecp_conn_writer_win(c);
+	h->wscale = -1;
+}
+
+void ecp_conn_send_synack_writer(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	struct ecp_conn_out *w = &c->w;
+	struct ecp_tcp_hdr h;
+
+	ecp_conn_hdr_writer(c, &h, TCPHDR_SYN | TCPHDR_ACK);
+	h.seq = w->iss;
+	h.ack = c->client.isn + 1;
+	/* Windows in SYN segments are never scaled. */
+	h.win = min_t(u64, c->client.edge, 0xffff);
+	h.mss = w->mss;
+	h.wscale = c->client.wscale >= 0 ? w->ws_out : -1;
+	if (ecp_tcp_build(q, &h))
+		ecp_conn_nomem(c);
+}
+
+void ecp_conn_send_ack_writer(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	struct ecp_tcp_hdr h;
+
+	ecp_conn_hdr_writer(c, &h, TCPHDR_ACK);
+	c->client.ack_sent = c->client.rcv_nxt;
+	if (ecp_tcp_build(q, &h))
+		ecp_conn_nomem(c);
+}
+
+void ecp_conn_send_fin_writer(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	struct ecp_tcp_hdr h;
+
+	c->w.fin_sent = true;
+	ecp_conn_hdr_writer(c, &h, TCPHDR_FIN | TCPHDR_ACK);
+	h.seq = c->w.iss + 1;
+	c->client.ack_sent = c->client.rcv_nxt;
+	if (ecp_tcp_build(q, &h))
+		ecp_conn_nomem(c);
+}
+
 /*
  * Data [off, off + len) of output o's stream, from the rings: one
  * segment, or one GSO packet of o's MSS-sized segments when longer.
@@ -181,7 +307,7 @@ static int ecp_conn_send_data_out(struct ecp_conn *c, struct ecp_conn_out *o,
 
 		ecp_stats_add(&c->t->stats, ECP_STAT_BYTES_OUT, n);
 		c->bytes_out += n;
-		if (!ecp_conn_has_client(c))
+		if (ecp_conn_has_targets(c))
 			atomic64_add(n, &c->t->row[o->peer.idx].bytes_out);
 	}
 	ecp_stats_add(&c->t->stats, ECP_STAT_SEGS_OUT,
@@ -440,10 +566,13 @@ static void ecp_conn_send_rst_out(struct ecp_conn *c, struct ecp_conn_out *o,
 {
 	struct ecp_tcp_hdr h;
 
-	if (ecp_conn_has_client(c) && !o->synack_sent) {
+	if (o == ecp_conn_caller(c) && !o->synack_sent) {
 		/* The client is in SYN-SENT: only an acceptable ack matters. */
 		ecp_conn_hdr_out(c, o, &h, 0, TCPHDR_RST | TCPHDR_ACK);
 		h.ack = c->client.isn + 1;
+	} else if (o == &c->w) {
+		/* The writer: at S's next sequence number, with its ack. */
+		ecp_conn_hdr_writer(c, &h, TCPHDR_RST | TCPHDR_ACK);
 	} else if (!ecp_conn_has_client(c) && !o->synack) {
 		/* A target in SYN-RECEIVED, or not there yet. */
 		ecp_conn_hdr_out(c, o, &h, o->iss + 1, TCPHDR_RST);
@@ -494,10 +623,13 @@ void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q, u8 err,
 		    (int)i != skip_tgt && !c->out[i].done)
 			ecp_conn_send_rst_out(c, &c->out[i], q);
 		/* A target keeps its row's end in show until the next run. */
-		if (!ecp_conn_has_client(c) && !c->out[i].done)
+		if (ecp_conn_has_targets(c) && !c->out[i].done)
 			WRITE_ONCE(t->row[i].state, ECPROXY_ROW_RESET);
 	}
-	for (i = 0; i < c->k; i++)
+	/* Whatever happened, a writer must not take its block as stored. */
+	if (ecp_conn_has_writer(c) && !skip_client)
+		ecp_conn_send_rst_out(c, &c->w, q);
+	for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
 		if ((int)i != skip_src)
 			ecp_conn_send_rst_src(c, &c->src[i], q);
 	t->last_error = err;
@@ -505,7 +637,8 @@ void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q, u8 err,
 	t->last_error_target = err_tgt;
 	ecp_stats_inc(&t->stats, ECP_STAT_CONNS_FAILED);
 	ecp_event_conn(c->net, t, ECPROXY_EVENT_CONN_FAILED,
-		       c->out[0].peer.addr, c->out[0].peer.port, c->bytes_out,
+		       ecp_conn_caller(c)->peer.addr,
+		       ecp_conn_caller(c)->peer.port, c->bytes_out,
 		       c->start, err, err_src, err_tgt);
 	ecp_conn_finish(c);
 	if (err_src >= 0)
@@ -567,7 +700,7 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	/* Whole segments per GSO packet; the tail may be short. */
 	u32 most = rounddown(ECP_GSO_MAX, o->mss);
 
-	if (!ecp_conn_has_client(c) && !o->synack)
+	if (ecp_conn_has_targets(c) && !o->synack)
 		return;
 	complete = min(complete, len);
 	while (o->snd_nxt < complete && o->snd_nxt < limit && *tokens) {
@@ -620,7 +753,23 @@ bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q)
 	return true;
 }
 
-void ecp_conn_check_done(struct ecp_conn *c)
+/*
+ * Every target has its fragment: S acks the writer's FIN with its own.
+ * Returns true once the writer acked that.
+ */
+static bool ecp_conn_writer_closed(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	struct ecp_conn_out *w = &c->w;
+
+	if (!w->fin_sent) {
+		ecp_conn_send_fin_writer(c, q);
+		w->rto = ECP_RTO_MIN;
+		w->last_progress = jiffies;
+	}
+	return w->acked > 0;
+}
+
+void ecp_conn_check_done(struct ecp_conn *c, struct sk_buff_head *q)
 {
 	struct ecp_task *t = c->t;
 	unsigned int i;
@@ -632,19 +781,28 @@ void ecp_conn_check_done(struct ecp_conn *c)
 
 		if (!o->fin_sent || o->acked != o->snd_nxt + 1)
 			return;
-		if (!o->done && !ecp_conn_has_client(c))
+		if (!o->done && ecp_conn_has_targets(c))
 			WRITE_ONCE(t->row[i].state, ECPROXY_ROW_DONE);
 		o->done = true;
 	}
-	for (i = 0; i < c->k; i++)
+	/*
+	 * Every target has its fragment: now, and not before, the writer
+	 * learns that its block is stored, from S's ack of its FIN and S's
+	 * own FIN; the end waits for its ack of that.
+	 */
+	if (ecp_conn_has_writer(c) && !ecp_conn_writer_closed(c, q))
+		return;
+	for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
 		if (!c->src[i].gone &&
 		    c->src[i].acked != c->client.fin_off + 1)
 			return;
 	ecp_conn_set_state(c, ECPROXY_CONN_LINGER);
 	c->linger_start = jiffies;
 	ecp_stats_inc(&t->stats, ECP_STAT_CONNS_DONE);
-	ecp_event_conn(c->net, t, ECPROXY_EVENT_CONN_DONE, c->out[0].peer.addr,
-		       c->out[0].peer.port, c->bytes_out, c->start, 0, -1, -1);
+	ecp_event_conn(c->net, t, ECPROXY_EVENT_CONN_DONE,
+		       ecp_conn_caller(c)->peer.addr,
+		       ecp_conn_caller(c)->peer.port, c->bytes_out, c->start, 0,
+		       -1, -1);
 	for (i = 0; i < c->k; i++)
 		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_CLOSED);
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The connection state shared by the data path's files, which a packet
- * meets in this order: conn_rcv_client.c, conn_rcv_src.c and
- * conn_rcv_tgt.c (segments from the client, the sources and the
- * targets), conn_out.c (what an output's ACKs and timers do), conn_rows.c
- * (the rows: what is complete, where an output's bytes are), conn.c
+ * meets in this order: conn_rcv_client.c, conn_rcv_writer.c,
+ * conn_rcv_src.c and conn_rcv_tgt.c (segments from the client, the
+ * writer, the sources and the targets), conn_out.c (what an output's
+ * ACKs and timers do), conn_rows.c (the rows: what the sources' bytes
+ * add, what is complete, where an output's bytes are), conn.c
  * (lifetime: ports, set-up, timer, teardown) and conn_send.c (the
  * segments S originates).  See conn.h for the sequence spaces and the
  * locking rules: every function here expects the task's lock held unless
@@ -15,7 +16,11 @@
  * and outputs (the peers S sends rows to: the client that connected to
  * VIP:port, or one target per row that S connects to).  The client's own
  * bytes, if any, are the request stream, which S forwards to every
- * source.
+ * source.  A write (ECPROXY_MODE_WRITE) has a writer instead of a client
+ * and of sources: the writer connected to VIP:port and sends the block,
+ * and its k data fragments stand in for the sources (no peers: what the
+ * writer sends of fragment i is applied as source i's bytes would be,
+ * conn_rcv_writer.c); the outputs are one target per fragment.
  */
 #ifndef _ECP_CONN_STATE_H
 #define _ECP_CONN_STATE_H
@@ -121,16 +126,21 @@ struct ecp_conn_out {
 /*
  * The request stream: the client's bytes, forwarded to every source with
  * the client's own sequence numbers.  With targets there is no client: S
- * picks the ISN and closes the stream at once.
+ * picks the ISN and closes the stream at once.  A writer's stream is the
+ * block: rcv_nxt is where its first missing byte is, fin is set once
+ * every byte before its FIN is in.
  */
 struct ecp_conn_client {
 	u32 isn;			/* its ISN */
 	u16 syn_win;			/* its SYN's window, for the SYNs */
 	s8 wscale;			/* its shift, -1 if not offered */
 	bool fin;			/* the stream is closed */
+	bool fin_seen;			/* writer: its FIN arrived, at fin_off */
 	u64 rcv_nxt;			/* stream offset after its end */
 	u64 fin_off;			/* stream length, if fin */
 	unsigned long fin_at;		/* no client: S last sent its FIN */
+	u64 edge;			/* writer: the right edge S offered */
+	u64 ack_sent;			/* writer: the last ack S sent it */
 };
 
 /* A row's ring of partial sums. */
@@ -161,6 +171,8 @@ struct ecp_conn {
 	unsigned long measured_at[ECP_MEASURE_SLOTS];
 	u8 measured_slot;		/* the oldest sample */
 	struct ecp_conn_client client;
+	/* WRITE: the writer's end (it sends the block, S only acks and FINs) */
+	struct ecp_conn_out w;
 	unsigned int k, nrow, nout;
 	struct ecp_conn_row *row;	/* nrow, after src[] */
 	struct ecp_conn_out *out;	/* nout, after row[] */
@@ -180,7 +192,31 @@ static inline struct ecp_conn_out *ecp_conn_peer_out(struct ecp_conn_peer *p)
 /* Has the connection a client (PULL, READ), which is then out[0]? */
 static inline bool ecp_conn_has_client(const struct ecp_conn *c)
 {
-	return c->mode != ECPROXY_MODE_DEST;
+	return c->mode == ECPROXY_MODE_PULL || c->mode == ECPROXY_MODE_READ;
+}
+
+/* Has it a writer (WRITE), which is then c->w, and no sources? */
+static inline bool ecp_conn_has_writer(const struct ecp_conn *c)
+{
+	return c->mode == ECPROXY_MODE_WRITE;
+}
+
+/* Are its outputs targets, one per row (DEST, WRITE)? */
+static inline bool ecp_conn_has_targets(const struct ecp_conn *c)
+{
+	return c->mode == ECPROXY_MODE_DEST || c->mode == ECPROXY_MODE_WRITE;
+}
+
+/* Are its sources peers S connects to (all but WRITE)? */
+static inline bool ecp_conn_has_sources(const struct ecp_conn *c)
+{
+	return c->mode != ECPROXY_MODE_WRITE;
+}
+
+/* The end that connected to VIP:port: the client (out[0]) or the writer. */
+static inline struct ecp_conn_out *ecp_conn_caller(struct ecp_conn *c)
+{
+	return ecp_conn_has_writer(c) ? &c->w : &c->out[0];
 }
 
 /*
@@ -286,6 +322,15 @@ static inline bool ecp_conn_src_holed(const struct ecp_conn_src *s)
 	       s->last_ack == ecp_conn_src_ack_seq(s);
 }
 
+/* ---- conn_rcv_writer.c ------------------------------------------------- */
+
+/*
+ * A segment from the writer of an open write: its ack, bytes and FIN.
+ * Returns false if the connection must be freed.
+ */
+bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
+			     const struct ecp_seg *p, struct sk_buff_head *q);
+
 /* ---- conn_out.c -------------------------------------------------------- */
 
 /*
@@ -306,6 +351,13 @@ void ecp_conn_out_pmtu(struct ecp_conn *c, struct ecp_conn_out *o,
 
 /* ---- conn_rows.c ------------------------------------------------------- */
 
+/*
+ * Apply [off, off + len) of source s's stream, at @dataoff in @skb, to the
+ * ring of every row s feeds, each with its coefficient: the bytes that
+ * were new, or ecp_dbuf_apply_skb_n()'s errors.
+ */
+s64 ecp_conn_src_apply(struct ecp_conn *c, struct ecp_conn_src *s, u64 off,
+		       const struct sk_buff *skb, unsigned int dataoff, u32 len);
 /* Up to where row r is complete: every source it uses has given it. */
 u64 ecp_conn_row_complete(const struct ecp_conn *c, unsigned int r);
 /* Up to where output o's stream is complete. */
@@ -380,6 +432,18 @@ void ecp_conn_send_syn_src(struct ecp_conn *c, struct ecp_conn_src *s,
 void ecp_conn_send_syn_tgt(struct ecp_conn *c, struct ecp_conn_out *o,
 			   struct sk_buff_head *q);
 void ecp_conn_send_synack_client(struct ecp_conn *c, struct sk_buff_head *q);
+void ecp_conn_send_synack_writer(struct ecp_conn *c, struct sk_buff_head *q);
+/*
+ * The window S offers the writer (in its units): up to the first byte of
+ * the block the rings cannot take yet.  Records the right edge offered.
+ */
+u16 ecp_conn_writer_win(struct ecp_conn *c);
+/* A window update to the writer, if the targets' ACKs at least doubled it. */
+void ecp_conn_send_win_writer(struct ecp_conn *c, struct sk_buff_head *q);
+/* A pure ACK to the writer, with the window. */
+void ecp_conn_send_ack_writer(struct ecp_conn *c, struct sk_buff_head *q);
+/* S's FIN to the writer, acking its FIN: the block is stored. */
+void ecp_conn_send_fin_writer(struct ecp_conn *c, struct sk_buff_head *q);
 /*
  * A segment to source s carrying the request stream's sequence number
  * @seq, flags and payload [off, off + len) of the client's skb (may be
@@ -451,7 +515,10 @@ void ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
  * Returns false if the connection was aborted (lengths differ).
  */
 bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q);
-/* Everything is closed and acknowledged: linger (client) or end (DEST). */
-void ecp_conn_check_done(struct ecp_conn *c);
+/*
+ * Everything is closed and acknowledged: linger (client, writer) or end
+ * (DEST).  A writer gets S's FIN once every target has its fragment.
+ */
+void ecp_conn_check_done(struct ecp_conn *c, struct sk_buff_head *q);
 
 #endif

@@ -115,7 +115,7 @@ static int ecp_event_put_target(struct sk_buff *skb, const struct ecp_task *t,
 				int i)
 {
 	if (i < 0 || (unsigned int)i >= t->nrow ||
-	    t->mode != ECPROXY_MODE_DEST)
+	    (t->mode != ECPROXY_MODE_DEST && t->mode != ECPROXY_MODE_WRITE))
 		return 0;
 	if (nla_put_u8(skb, ECPROXY_A_EVENT_ERROR_TARGET, i) ||
 	    nla_put_in_addr(skb, ECPROXY_A_EVENT_TARGET_ADDR,

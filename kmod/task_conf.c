@@ -202,11 +202,13 @@ int ecp_task_change(struct ecp_net *en, u32 id, const struct ecp_task *model,
 		WRITE_ONCE(t->rate, model->rate);
 		goto changed;
 	}
-	if ((what & ECP_CHANGE_BUFFER) && t->mode == ECPROXY_MODE_READ &&
+	if ((what & ECP_CHANGE_BUFFER) &&
+	    (t->mode == ECPROXY_MODE_READ || t->mode == ECPROXY_MODE_WRITE) &&
 	    model->buffer_size / 2 < t->cell) {
 		ecp_extack_fmt(extack, NULL,
-			       "task %u: a read needs a buffer of at least two cells, %llu bytes",
-			       id, 2ULL * t->cell);
+			       "task %u: a %s needs a buffer of at least two cells, %llu bytes",
+			       id, t->mode == ECPROXY_MODE_READ ? "read" : "write",
+			       2ULL * t->cell);
 		ret = -EINVAL;
 		goto out;
 	}
@@ -294,7 +296,8 @@ int ecp_task_start(struct ecp_net *en, u32 id, struct netlink_ext_ack *extack)
 		goto out;
 	}
 	if (t->mode != ECPROXY_MODE_DEST) {
-		ecp_extack_fmt(extack, NULL,
+		ecp_extack_fmt(extack, NULL, t->mode == ECPROXY_MODE_WRITE ?
+			       "task %u is a write: a writer starts it by connecting to %pI4:%u" :
 			       "task %u has no targets: a client starts it by connecting to %pI4:%u",
 			       id, &t->vip.ip, ntohs(t->port));
 		ret = -EINVAL;

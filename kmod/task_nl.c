@@ -220,7 +220,7 @@ static int ecp_put_row(struct sk_buff *skb, const struct ecp_task *t,
 		return -EMSGSIZE;
 	if (nla_put(skb, ECPROXY_A_ROW_COEFS, t->k, r->coef) ||
 	    (r->frag >= 0 && nla_put_u8(skb, ECPROXY_A_ROW_FRAG, r->frag)) ||
-	    (t->mode == ECPROXY_MODE_DEST &&
+	    ((t->mode == ECPROXY_MODE_DEST || t->mode == ECPROXY_MODE_WRITE) &&
 	     (ecp_put_addr(skb, ECPROXY_A_ROW_ADDR, t->family, &r->addr) ||
 	      nla_put_u16(skb, ECPROXY_A_ROW_PORT, ntohs(r->port)))) ||
 	    (r->len != U64_MAX &&
@@ -289,17 +289,20 @@ static int ecp_put_task(struct sk_buff *skb, const struct ecp_task *t)
 	    nla_put_u64_64bit(skb, ECPROXY_A_TASK_RATE, READ_ONCE(t->rate),
 			      ECPROXY_A_TASK_PAD) ||
 	    (t->block &&
-	     (nla_put_u64_64bit(skb, ECPROXY_A_TASK_BLOCK, t->block,
-				ECPROXY_A_TASK_PAD) ||
-	      nla_put_u32(skb, ECPROXY_A_TASK_CELL, t->cell))))
+	     nla_put_u64_64bit(skb, ECPROXY_A_TASK_BLOCK, t->block,
+			       ECPROXY_A_TASK_PAD)) ||
+	    (t->cell && nla_put_u32(skb, ECPROXY_A_TASK_CELL, t->cell)))
 		return -EMSGSIZE;
-	nest = nla_nest_start(skb, ECPROXY_A_TASK_SOURCES);
-	if (!nest)
-		return -EMSGSIZE;
-	for (i = 0; i < t->k; i++)
-		if (ecp_put_source(skb, t, i))
+	/* A write's inputs are the writer's data fragments, not sources. */
+	if (t->mode != ECPROXY_MODE_WRITE) {
+		nest = nla_nest_start(skb, ECPROXY_A_TASK_SOURCES);
+		if (!nest)
 			return -EMSGSIZE;
-	nla_nest_end(skb, nest);
+		for (i = 0; i < t->k; i++)
+			if (ecp_put_source(skb, t, i))
+				return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
 	nest = nla_nest_start(skb, ECPROXY_A_TASK_ROWS);
 	if (!nest)
 		return -EMSGSIZE;

@@ -57,7 +57,7 @@ const struct nla_policy ecp_task_add_policy[ECPROXY_A_TASK_MAX + 1] = {
 	[ECPROXY_A_TASK_STATE] = { .type = NLA_REJECT },
 	[ECPROXY_A_TASK_MEM] = { .type = NLA_REJECT },
 	[ECPROXY_A_TASK_STATS] = { .type = NLA_REJECT },
-	[ECPROXY_A_TASK_MODE] = NLA_POLICY_MAX(NLA_U8, ECPROXY_MODE_DEST),
+	[ECPROXY_A_TASK_MODE] = NLA_POLICY_MAX(NLA_U8, ECPROXY_MODE_WRITE),
 	[ECPROXY_A_TASK_ROWS] = { .type = NLA_NESTED },
 	[ECPROXY_A_TASK_BLOCK] = NLA_POLICY_MIN(NLA_U64, 1),
 	[ECPROXY_A_TASK_CELL] = NLA_POLICY_FULL_RANGE(NLA_U32, &ecp_cell_range),
@@ -216,7 +216,8 @@ static int ecp_parse_row(struct ecp_task *t, unsigned int i,
 {
 	struct nlattr *tb[ECPROXY_A_ROW_MAX + 1];
 	struct ecp_row *r = &t->row[i];
-	bool dest = t->mode == ECPROXY_MODE_DEST;
+	bool dest = t->mode == ECPROXY_MODE_DEST ||
+		    t->mode == ECPROXY_MODE_WRITE;
 	char what[16];
 	unsigned int j;
 	u8 family;
@@ -243,7 +244,8 @@ static int ecp_parse_row(struct ecp_task *t, unsigned int i,
 	    dest != !!tb[ECPROXY_A_ROW_PORT]) {
 		ecp_extack_fmt(extack, nest, dest ?
 			       "row %u: a target needs an address and a port" :
-			       "row %u: a target only in DEST mode", i);
+			       "row %u: a target only for a task with targets (dest) or a write",
+			       i);
 		return -EINVAL;
 	}
 	if (!dest)
@@ -332,12 +334,56 @@ int ecp_parse_client(struct ecp_task *t, struct nlattr **attrs,
 	return 0;
 }
 
+/*
+ * A ring must hold two cells, so that the cells of one stripe can fill
+ * while the rows still hold the last one (a read's client, a write's
+ * parity); a default buffer grows to that, a given one must be that big.
+ */
+static int ecp_parse_two_cells(struct ecp_task *t, struct nlattr **attrs,
+			       const char *who, struct netlink_ext_ack *extack)
+{
+	if (t->buffer_size / 2 >= t->cell)
+		return 0;
+	if (attrs[ECPROXY_A_TASK_BUFFER_SIZE] ||
+	    t->cell > ECPROXY_BUFFER_MAX / 2) {
+		ecp_extack_fmt(extack, attrs[ECPROXY_A_TASK_BUFFER_SIZE],
+			       "%s needs a buffer of at least two cells, %llu bytes (at most %u)",
+			       who, 2ULL * t->cell, ECPROXY_BUFFER_MAX);
+		return -EINVAL;
+	}
+	t->buffer_size = 2 * t->cell;
+	return 0;
+}
+
+/*
+ * A write's layout: the cell, and no block, since the writer's stream is
+ * the block and its FIN gives the lengths.  Its inputs are the data
+ * fragments 0..k-1.
+ */
+static int ecp_parse_layout_write(struct ecp_task *t, struct nlattr **attrs,
+				  struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+
+	if (attrs[ECPROXY_A_TASK_BLOCK] || !attrs[ECPROXY_A_TASK_CELL]) {
+		ecp_extack_fmt(extack, attrs[ECPROXY_A_TASK_BLOCK],
+			       "a write needs the cell and takes no block: the writer's stream is the block");
+		return -EINVAL;
+	}
+	t->cell = nla_get_u32(attrs[ECPROXY_A_TASK_CELL]);
+	for (i = 0; i < t->k; i++)
+		t->src[i].frag = i;
+	return ecp_parse_two_cells(t, attrs, "a write", extack);
+}
+
 /* Check the layout and give every source and row its exact length. */
 static int ecp_parse_layout(struct ecp_task *t, struct nlattr **attrs,
 			    struct netlink_ext_ack *extack)
 {
 	unsigned int i;
 
+	if (t->mode == ECPROXY_MODE_WRITE)
+		return ecp_parse_layout_write(t, attrs, extack);
 	if (!!attrs[ECPROXY_A_TASK_BLOCK] != !!attrs[ECPROXY_A_TASK_CELL]) {
 		ecp_extack_fmt(extack, NULL,
 			       "block and cell go together: both or neither");
@@ -360,15 +406,11 @@ static int ecp_parse_layout(struct ecp_task *t, struct nlattr **attrs,
 	 * cells per ring, the windows can round its last bytes away and the
 	 * read stalls for ever.
 	 */
-	if (t->mode == ECPROXY_MODE_READ && t->buffer_size / 2 < t->cell) {
-		if (attrs[ECPROXY_A_TASK_BUFFER_SIZE] ||
-		    t->cell > ECPROXY_BUFFER_MAX / 2) {
-			ecp_extack_fmt(extack, attrs[ECPROXY_A_TASK_BUFFER_SIZE],
-				       "a read needs a buffer of at least two cells, %llu bytes (at most %u)",
-				       2ULL * t->cell, ECPROXY_BUFFER_MAX);
-			return -EINVAL;
-		}
-		t->buffer_size = 2 * t->cell;
+	if (t->mode == ECPROXY_MODE_READ) {
+		int ret = ecp_parse_two_cells(t, attrs, "a read", extack);
+
+		if (ret)
+			return ret;
 	}
 	for (i = 0; i < t->k; i++) {
 		if (t->src[i].frag < 0) {
@@ -394,6 +436,33 @@ static int ecp_parse_layout(struct ecp_task *t, struct nlattr **attrs,
 }
 
 /*
+ * A write's row i is fragment i, and a data fragment's row takes the
+ * writer's bytes as they are: they are stored unchanged.
+ */
+static int ecp_check_row_write(const struct ecp_task *t, unsigned int i,
+			       struct netlink_ext_ack *extack)
+{
+	const struct ecp_row *r = &t->row[i];
+	unsigned int j;
+
+	if (r->frag != i) {
+		ecp_extack_fmt(extack, NULL,
+			       "row %u: a write's rows are the fragments in order, not fragment %d",
+			       i, r->frag);
+		return -EINVAL;
+	}
+	for (j = 0; i < t->k && j < t->k; j++) {
+		if (r->coef[j] != (i == j)) {
+			ecp_extack_fmt(extack, NULL,
+				       "row %u: data fragment %u of a write takes the writer's bytes unchanged (coefficients 0 and 1)",
+				       i, i);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
  * What a policy cannot say about the rows: how many the mode takes, that
  * every row uses a source and every source feeds a row, and, for a read,
  * that row f rebuilds data fragment f.
@@ -411,6 +480,12 @@ static int ecp_check_rows(struct ecp_task *t, struct netlink_ext_ack *extack)
 				       "row %u: a read's rows are the data fragments in order, not fragment %d",
 				       i, r->frag);
 			return -EINVAL;
+		}
+		if (t->mode == ECPROXY_MODE_WRITE) {
+			int ret = ecp_check_row_write(t, i, extack);
+
+			if (ret)
+				return ret;
 		}
 		for (j = 0; j < t->k; j++) {
 			if (!r->coef[j])
@@ -441,6 +516,36 @@ u32 ecp_parse_u32(struct nlattr **attrs, int type, u32 def)
 	return attrs[type] ? nla_get_u32(attrs[type]) : def;
 }
 
+/*
+ * A write's k: it has no sources, and its rows' coefficients, one per
+ * data fragment, say how many there are.
+ */
+static int ecp_parse_write_k(struct nlattr **attrs, unsigned int *k,
+			     struct netlink_ext_ack *extack)
+{
+	const struct nlattr *coefs = NULL;
+
+	if (attrs[ECPROXY_A_TASK_SOURCES]) {
+		ecp_extack_fmt(extack, attrs[ECPROXY_A_TASK_SOURCES],
+			       "a write has no sources: its inputs are the writer's data fragments");
+		return -EINVAL;
+	}
+	if (attrs[ECPROXY_A_TASK_ROWS]) {
+		const struct nlattr *first = nla_data(attrs[ECPROXY_A_TASK_ROWS]);
+
+		if (nla_len(attrs[ECPROXY_A_TASK_ROWS]) >= NLA_HDRLEN &&
+		    nla_ok(first, nla_len(attrs[ECPROXY_A_TASK_ROWS])))
+			coefs = nla_find_nested(first, ECPROXY_A_ROW_COEFS);
+	}
+	if (!coefs) {
+		ecp_extack_fmt(extack, attrs[ECPROXY_A_TASK_ROWS],
+			       "a write needs its rows, the first with its coefficients");
+		return -EINVAL;
+	}
+	*k = nla_len(coefs);
+	return 0;
+}
+
 /* The number of rows the request gives, within the mode's bounds. */
 static int ecp_parse_nrow(struct nlattr **attrs, u8 mode, unsigned int k,
 			  unsigned int *nrow, struct netlink_ext_ack *extack)
@@ -455,13 +560,18 @@ static int ecp_parse_nrow(struct nlattr **attrs, u8 mode, unsigned int k,
 			lo = n = 1;
 	} else if (mode == ECPROXY_MODE_READ) {
 		lo = hi = k;
+	} else if (mode == ECPROXY_MODE_WRITE) {
+		lo = k + 1;
 	}
 	if (n < lo || n > hi) {
 		ecp_extack_fmt(extack, attrs[ECPROXY_A_TASK_ROWS],
 			       "rows: got %u, %s takes %u..%u", n,
 			       mode == ECPROXY_MODE_DEST ? "a task with targets" :
 			       mode == ECPROXY_MODE_READ ?
-			       "a read (one per data fragment)" : "a pull task",
+			       "a read (one per data fragment)" :
+			       mode == ECPROXY_MODE_WRITE ?
+			       "a write (k data fragments and parity)" :
+			       "a pull task",
 			       lo, hi);
 		return -EINVAL;
 	}
@@ -495,15 +605,27 @@ int ecp_parse_task(struct ecp_task **out, struct genl_info *info)
 		if (required[i].type == ECPROXY_A_TASK_PORT &&
 		    mode == ECPROXY_MODE_DEST)
 			continue;
+		/* A write's inputs are the writer's data fragments. */
+		if (required[i].type == ECPROXY_A_TASK_SOURCES &&
+		    mode == ECPROXY_MODE_WRITE)
+			continue;
 		if (!attrs[required[i].type]) {
 			ecp_extack_missing(extack, NULL, required[i].type,
 					   required[i].name);
 			return -EINVAL;
 		}
 	}
-	k = ecp_count_nested(attrs[ECPROXY_A_TASK_SOURCES]);
+	if (mode == ECPROXY_MODE_WRITE) {
+		ret = ecp_parse_write_k(attrs, &k, extack);
+		if (ret)
+			return ret;
+	} else {
+		k = ecp_count_nested(attrs[ECPROXY_A_TASK_SOURCES]);
+	}
 	if (k < 1 || k > ECPROXY_MAX_K) {
 		ecp_extack_fmt(extack, attrs[ECPROXY_A_TASK_SOURCES],
+			       mode == ECPROXY_MODE_WRITE ?
+			       "rows: %u coefficients, k must be 1..%u" :
 			       "sources: got %u, k must be 1..%u", k,
 			       ECPROXY_MAX_K);
 		return -EINVAL;
@@ -536,10 +658,12 @@ int ecp_parse_task(struct ecp_task **out, struct genl_info *info)
 	if (attrs[ECPROXY_A_TASK_RATE])
 		t->rate = nla_get_u64(attrs[ECPROXY_A_TASK_RATE]);
 	i = 0;
-	nla_for_each_nested(nest, attrs[ECPROXY_A_TASK_SOURCES], rem) {
-		ret = ecp_parse_source(t, i++, nest, !rows, extack);
-		if (ret)
-			goto err;
+	if (mode != ECPROXY_MODE_WRITE) {
+		nla_for_each_nested(nest, attrs[ECPROXY_A_TASK_SOURCES], rem) {
+			ret = ecp_parse_source(t, i++, nest, !rows, extack);
+			if (ret)
+				goto err;
+		}
 	}
 	i = 0;
 	if (rows) {

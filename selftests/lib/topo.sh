@@ -44,6 +44,7 @@
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ECCTL=${ECCTL:-$top/tools/ecctl/ecctl}
 ECFETCH=${ECFETCH:-$top/tools/ecfetch/ecfetch}
+ECPUT=${ECPUT:-$top/tools/ecput/ecput}
 PROGS=${PROGS:-$top/selftests/netns/progs}
 VIP=10.99.0.1
 

@@ -61,6 +61,7 @@ static const char *const modes[] = {
 	[ECPROXY_MODE_PULL] = "pull",
 	[ECPROXY_MODE_READ] = "read",
 	[ECPROXY_MODE_DEST] = "dest",
+	[ECPROXY_MODE_WRITE] = "write",
 };
 
 const char *ecctl_fmt_conn_error(unsigned int err)
@@ -419,6 +420,9 @@ void ecctl_fmt_task_text(json_object *t, int stats)
 		if (json_object_object_get_ex(t, "block", &v))
 			printf(" block %" PRId64 " cell %" PRId64, json_object_get_int64(v),
 			       num(t, "cell"));
+		else if (num(t, "cell"))
+			/* A write: the writer's stream is the block. */
+			printf(" cell %" PRId64, num(t, "cell"));
 		if (num(t, "rate"))
 			printf(" rate %s", ecctl_fmt_rate((uint64_t)num(t, "rate"), rate,
 							  sizeof(rate)));

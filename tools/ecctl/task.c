@@ -35,6 +35,10 @@ static void task_usage(FILE *f)
 		"       ecctl task add id ID vip ADDR port PORT [ client PREFIX ]\n"
 		"                      source ADDR:PORT coef C [ source ADDR:PORT coef C ... ]\n"
 		"                      [ rate RATE ] [ buffer SIZE ] [ timeout ... ]\n"
+		"       ecctl task add id ID vip ADDR port PORT [ client PREFIX ]\n"
+		"                      encode PROFILE k K m M [ matrix SPEC ] cell SIZE\n"
+		"                      dest ADDR:PORT:FRAG ...   (k+m of them, FRAG 0..k+m-1)\n"
+		"                      [ rate RATE ] [ buffer SIZE ] [ timeout ... ]\n"
 		"       ecctl task start id ID\n"
 		"       ecctl task change id ID [ rate { RATE | none } ] [ client { PREFIX | any } ]\n"
 		"                         [ buffer SIZE ] [ timeout TIMEOUT MS [ TIMEOUT MS ... ] ]\n"
@@ -66,6 +70,11 @@ static void task_usage(FILE *f)
 		"  read  (needs block and cell) a client connecting to vip:port\n"
 		"        receives the block in logical order, the lost data fragments'\n"
 		"        cells rebuilt.\n"
+		"encode  the write path: a writer connecting to vip:port sends a block\n"
+		"        and shuts its side down; S stripes it in cells of SIZE to the k\n"
+		"        data targets and sends the parity it computes to the m others.\n"
+		"        The writer reads end-of-file once every target acknowledged its\n"
+		"        whole fragment, a reset if anything failed (see ecput -h).\n"
 		"block/cell describe an HDFS-style striped block group: data fragments\n"
 		"are not padded, parity fragments are as long as data fragment 0, so\n"
 		"that S knows every fragment's exact length.  Without them, fragments\n"
@@ -197,7 +206,7 @@ struct row_arg {
 struct add_args {
 	uint32_t id, buffer, timeout[3];
 	int has_id, has_vip, has_port, has_client, has_buffer, has_timeout[3];
-	int has_rate, read;
+	int has_rate, read, encode;
 	struct in_addr vip, client;
 	uint16_t port;
 	int prefix;
@@ -209,6 +218,7 @@ struct add_args {
 	int ndst;
 	struct row_arg row[TASK_MAX_SOURCES];
 	int nrow;
+	int ncoef;		/* coefficients per row: sources, or a write's k */
 	uint8_t mode;
 };
 
@@ -219,10 +229,12 @@ static const int timeout_attr[] = {
 };
 
 enum { A_ID, A_VIP, A_PORT, A_CLIENT, A_CODE, A_K, A_M, A_LOST, A_MATRIX,
-       A_SOURCE, A_COEF, A_DEST, A_READ, A_BLOCK, A_CELL, A_RATE, A_BUFFER, A_TIMEOUT };
+       A_SOURCE, A_COEF, A_DEST, A_READ, A_BLOCK, A_CELL, A_RATE, A_BUFFER, A_TIMEOUT,
+       A_ENCODE };
 static const char *const add_names[] = {
 	"id", "vip", "port", "client", "code", "k", "m", "lost", "matrix",
-	"source", "coef", "dest", "read", "block", "cell", "rate", "buffer", "timeout", NULL
+	"source", "coef", "dest", "read", "block", "cell", "rate", "buffer", "timeout",
+	"encode", NULL
 };
 
 static int parse_client(const char *val, struct add_args *a)
@@ -297,9 +309,28 @@ static int parse_buffer(const char *val, struct add_args *a)
 	return 0;
 }
 
+/*
+ * "encode PROFILE": a write.  The writer's stream is the block, so a cell
+ * and no block; its data fragments are the inputs, so no sources and
+ * nothing lost; and a port for the writer to connect to.
+ */
+static int check_write(struct add_args *a)
+{
+	a->mode = ECPROXY_MODE_WRITE;
+	if (!a->has_port)
+		return ecctl_error(ECCTL_USAGE, "missing \"port PORT\": the writer connects to it");
+	if (!a->cell || a->block_text)
+		return ecctl_error(ECCTL_USAGE,
+				   "encode needs \"cell SIZE\" and takes no block: the writer's stream is the block");
+	if (a->nsrc || a->lost || a->read)
+		return ecctl_error(ECCTL_USAGE, "encode takes no %s: the writer sends the data",
+				   a->nsrc ? "source" : a->lost ? "lost" : "read");
+	return 0;
+}
+
 static int parse_add(int argc, char **argv, struct add_args *a)
 {
-	const char **text[] = { [A_CODE] = &a->profile, [A_K] = &a->k, [A_M] = &a->m,
+	const char **text[A_ENCODE] = { [A_CODE] = &a->profile, [A_K] = &a->k, [A_M] = &a->m,
 				[A_LOST] = &a->lost, [A_MATRIX] = &a->matrix };
 
 	memset(a, 0, sizeof(*a));
@@ -340,7 +371,18 @@ static int parse_add(int argc, char **argv, struct add_args *a)
 		case A_CLIENT:
 			ret = parse_client(val, a);
 			break;
+		case A_ENCODE:
+			/* "encode PROFILE": a write, with the code's profile. */
+			if (a->profile)
+				return ecctl_error(ECCTL_USAGE, "\"%s %s\": a task has one code",
+						   add_names[kw], val);
+			a->profile = val;
+			a->encode = 1;
+			break;
 		case A_CODE: case A_K: case A_M: case A_LOST: case A_MATRIX:
+			if (kw == A_CODE && a->profile)
+				return ecctl_error(ECCTL_USAGE, "\"code %s\": a task has one code",
+						   val);
 			if (*text[kw])
 				return ecctl_error(ECCTL_USAGE, "\"%s %s\": given twice",
 						   add_names[kw], val);
@@ -395,6 +437,8 @@ static int parse_add(int argc, char **argv, struct add_args *a)
 	}
 	if (!a->has_id || !a->has_vip)
 		return ecctl_error(ECCTL_USAGE, "missing \"%s\"", !a->has_id ? "id ID" : "vip ADDR");
+	if (a->encode)
+		return check_write(a);
 	if (!!a->block_text != !!a->cell)
 		return ecctl_error(ECCTL_USAGE, "block and cell go together: give both or neither");
 	if (a->ndst && a->read)
@@ -415,7 +459,9 @@ static int parse_code(const struct add_args *a, struct ecp_code *c)
 	struct ecp_err err;
 	long k, m;
 
-	if (!a->k || !a->m || !a->lost)
+	if (a->encode && (!a->k || !a->m))
+		return ecctl_error(ECCTL_USAGE, "\"encode %s\" needs k K m M", a->profile);
+	if (!a->encode && (!a->k || !a->m || !a->lost))
 		return ecctl_error(ECCTL_USAGE, "\"code %s\" needs k K m M lost I", a->profile);
 	p = ecp_profile_by_name(a->profile);
 	if (!p)
@@ -463,6 +509,47 @@ static int code_row(const struct ecp_code *c, const struct add_args *a, const in
 	return 0;
 }
 
+/*
+ * A write's rows: fragment f of the block to the target that stores it,
+ * in fragment order, each over the k data fragments (a unit vector for a
+ * data fragment, the code's parity row for the others).
+ */
+static int write_rows(struct add_args *a, const struct ecp_code *code)
+{
+	int n = code->k + code->m, avail[ECP_MAX_K];
+
+	if (a->ndst != n)
+		return ecctl_error(ECCTL_USAGE, "encode with k=%d m=%d needs %d dest targets, got %d",
+				   code->k, code->m, n, a->ndst);
+	for (int i = 0; i < code->k; i++)
+		avail[i] = i;
+	a->nrow = n;
+	a->ncoef = code->k;
+	for (int i = 0; i < a->ndst; i++) {
+		int f = a->dst[i].frag;
+		struct ecp_coef co;
+		struct ecp_err err;
+
+		if (f >= n)
+			return ecctl_error(ECCTL_USAGE, "\"dest %s\": fragment index must be < k+m (%d)",
+					   a->dst[i].text, n);
+		if (a->row[f].target)
+			return ecctl_error(ECCTL_USAGE, "\"dest %s\": fragment %d already goes to %s",
+					   a->dst[i].text, f, a->row[f].target->text);
+		memset(&a->row[f], 0, sizeof(a->row[f]));
+		a->row[f].frag = f;
+		a->row[f].target = &a->dst[i];
+		if (f < code->k) {
+			a->row[f].coef[f] = 1;
+			continue;
+		}
+		if (ecp_code_coef(code, f, avail, code->k, &co, &err))
+			return ecctl_error(ECCTL_USAGE, "fragment %d: %s", f, err.msg);
+		memcpy(a->row[f].coef, co.coef, (size_t)code->k);
+	}
+	return 0;
+}
+
 /* The rows of the mode, from the code, the lost fragments and the targets. */
 static int code_rows(struct add_args *a)
 {
@@ -473,6 +560,9 @@ static int code_rows(struct add_args *a)
 	ret = parse_code(a, &code);
 	if (ret)
 		return ret;
+	if (a->mode == ECPROXY_MODE_WRITE)
+		return write_rows(a, &code);
+	a->ncoef = a->nsrc;
 	n = code.k + code.m;
 	nlost = ecctl_parse_list("lost", a->lost, n, lost, n);
 	if (nlost < 0)
@@ -567,8 +657,12 @@ static void put_settings(struct nlmsghdr *nlh, const struct add_args *a)
 /* Sources, and rows when there are any (a "coef" task has none). */
 static void put_endpoints(struct nlmsghdr *nlh, const struct add_args *a)
 {
-	struct nlattr *nest = mnl_attr_nest_start(nlh, ECPROXY_A_TASK_SOURCES);
+	struct nlattr *nest;
 
+	/* A write's inputs are the writer's data fragments. */
+	if (a->mode == ECPROXY_MODE_WRITE)
+		goto rows;
+	nest = mnl_attr_nest_start(nlh, ECPROXY_A_TASK_SOURCES);
 	for (int i = 0; i < a->nsrc; i++) {
 		struct nlattr *s = mnl_attr_nest_start(nlh, (uint16_t)i);
 
@@ -583,13 +677,14 @@ static void put_endpoints(struct nlmsghdr *nlh, const struct add_args *a)
 	mnl_attr_nest_end(nlh, nest);
 	if (!a->nrow)
 		return;
+rows:
 	nest = mnl_attr_nest_start(nlh, ECPROXY_A_TASK_ROWS);
 	for (int i = 0; i < a->nrow; i++) {
 		const struct row_arg *r = &a->row[i];
 		struct nlattr *n = mnl_attr_nest_start(nlh, (uint16_t)i);
 
 		mnl_attr_put_u8(nlh, ECPROXY_A_ROW_FRAG, (uint8_t)r->frag);
-		mnl_attr_put(nlh, ECPROXY_A_ROW_COEFS, (size_t)a->nsrc, r->coef);
+		mnl_attr_put(nlh, ECPROXY_A_ROW_COEFS, (size_t)a->ncoef, r->coef);
 		if (r->target) {
 			mnl_attr_put(nlh, ECPROXY_A_ROW_ADDR, 4, &r->target->addr);
 			mnl_attr_put_u16(nlh, ECPROXY_A_ROW_PORT, r->target->port);
@@ -639,7 +734,8 @@ static int task_add(int argc, char **argv)
 	if (a.mode != ECPROXY_MODE_PULL)
 		mnl_attr_put_u8(nlh, ECPROXY_A_TASK_MODE, a.mode);
 	if (a.cell) {
-		mnl_attr_put_u64(nlh, ECPROXY_A_TASK_BLOCK, a.block);
+		if (a.mode != ECPROXY_MODE_WRITE)
+			mnl_attr_put_u64(nlh, ECPROXY_A_TASK_BLOCK, a.block);
 		mnl_attr_put_u32(nlh, ECPROXY_A_TASK_CELL, (uint32_t)a.cell);
 	}
 	put_settings(nlh, &a);

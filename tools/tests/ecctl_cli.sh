@@ -369,6 +369,32 @@ tap_expect_err "task add: a rate below a byte per second" 2 \
 	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1 $S6 rate 7bit
 tap_expect_err "task change: rate not a rate" 2 'Error: "rate fast": not a rate' \
 	"$ECCTL" task change id 1 rate fast
+# The write path: encode.
+D5="dest 10.0.2.1:9:0 dest 10.0.2.2:9:1 dest 10.0.2.3:9:2 dest 10.0.2.4:9:3 dest 10.0.2.5:9:4"
+tap_expect_err "task add: encode needs a cell and no block" 2 \
+	'Error: encode needs "cell SIZE" and takes no block: the writer'"'"'s stream is the block' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 encode isal-cauchy k 3 m 2 $D5
+tap_expect_err "task add: encode takes no sources" 2 \
+	'Error: encode takes no source: the writer sends the data' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 encode isal-cauchy k 3 m 2 cell 4k \
+	source 10.0.1.1:1:0 $D5
+tap_expect_err "task add: encode takes no lost" 2 \
+	'Error: encode takes no lost: the writer sends the data' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 encode isal-cauchy k 3 m 2 cell 4k lost 1 $D5
+tap_expect_err "task add: encode needs a port" 2 \
+	'Error: missing "port PORT": the writer connects to it' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 encode isal-cauchy k 3 m 2 cell 4k $D5
+tap_expect_err "task add: encode needs a target per fragment" 2 \
+	'Error: encode with k=3 m=2 needs 5 dest targets, got 4' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 encode isal-cauchy k 3 m 2 cell 4k \
+	dest 10.0.2.1:9:0 dest 10.0.2.2:9:1 dest 10.0.2.3:9:2 dest 10.0.2.4:9:3
+tap_expect_err "task add: encode, one target per fragment" 2 \
+	'Error: "dest 10.0.2.5:9:3": fragment 3 already goes to 10.0.2.4:9:3' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 encode isal-cauchy k 3 m 2 cell 4k \
+	dest 10.0.2.1:9:0 dest 10.0.2.2:9:1 dest 10.0.2.3:9:2 dest 10.0.2.4:9:3 dest 10.0.2.5:9:3
+tap_expect_err "task add: code and encode exclude each other" 2 \
+	'Error: "encode isal-cauchy": a task has one code' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy encode isal-cauchy k 3 m 2 cell 4k $D5
 }
 tap_expect_err "task start: id is required" 2 'Error: missing "id ID"' "$ECCTL" task start
 tap_expect_err "task del: id is required" 2 'Error: missing "id ID"' "$ECCTL" task del

@@ -52,6 +52,16 @@
  *    ECPROXY_MODE_DEST: TASK_START makes the module connect from the VIP
  *                       to one target per row and send it the row, then
  *                       FIN; no client, no port.
+ *    ECPROXY_MODE_WRITE: a writer connecting to VIP:port sends a block and
+ *                       shuts its side down; S connects from the VIP to
+ *                       one target per row and sends row f, fragment f
+ *                       of the block in CELL's striped layout: the data
+ *                       fragments (rows 0..k-1, unit coefficients) and
+ *                       the parity.  No SOURCES: the k inputs are the
+ *                       writer's data fragments, and k is the length of
+ *                       the rows' COEFS.  S acknowledges the writer's
+ *                       FIN, and closes towards it, only once every
+ *                       target has acknowledged its fragment and FIN.
  *
  * Attributes (ECPROXY_A_TASK_*):
  *
@@ -70,9 +80,10 @@
  *                   only with CLIENT; default: a host (32 or 128).  CLIENT
  *                   must have no bits set beyond the prefix.  Prefix 0
  *                   means any client, as if CLIENT were absent.
- *    SOURCES: NLA_NESTED, required.  An array of 1..32 (ECPROXY_MAX_K)
- *             nests, one per source, in order; the type of each entry is
- *             not interpreted (tools use its index).  Each entry holds
+ *    SOURCES: NLA_NESTED, required, refused for WRITE.  An array of 1..32
+ *             (ECPROXY_MAX_K) nests, one per source, in order; the type
+ *             of each entry is not interpreted (tools use its index).
+ *             Each entry holds
  *             ECPROXY_A_SOURCE_*:
  *
  *        ADDR: NLA_BINARY, 4 or 16 bytes, required.  The source server.
@@ -87,7 +98,9 @@
  *             Two sources with the same ADDR and PORT are rejected.
  *    ROWS: NLA_NESTED, optional for PULL (one row; without it the
  *          sources' COEFs make it), required otherwise: 1..32 rows for
- *          DEST, exactly k for READ.  An array of nests like SOURCES,
+ *          DEST, exactly k for READ, k+1..32 for WRITE (row f is
+ *          fragment f, rows 0..k-1 with unit coefficients: the data
+ *          fragments).  An array of nests like SOURCES,
  *          each holding ECPROXY_A_ROW_*:
  *
  *        COEFS: NLA_BINARY, exactly k bytes, required.  Coefficient j
@@ -95,13 +108,14 @@
  *               Every row must use a source, and every source feed a row.
  *        FRAG: NLA_U8, optional; required with BLOCK.  The fragment the
  *              row rebuilds.  READ's row f must be data fragment f.
- *        ADDR: NLA_BINARY, 4 or 16 bytes; DEST only, required there.  The
- *              target the row is sent to.
- *        PORT: NLA_U16, 1..65535; DEST only, required there.
+ *        ADDR: NLA_BINARY, 4 or 16 bytes; DEST and WRITE only, required
+ *              there.  The target the row is sent to.
+ *        PORT: NLA_U16, 1..65535; DEST and WRITE only, required there.
  *
  *             Two targets with the same ADDR and PORT are rejected.
  *    BLOCK: NLA_U64, >= 1, and CELL: NLA_U32, 1..ECPROXY_CELL_MAX (64 MiB):
- *           both or neither; required for READ.  The layout of an
+ *           both or neither; required for READ; for WRITE, CELL alone
+ *           (the writer's stream is the block).  The layout of an
  *           HDFS-style striped block group of BLOCK bytes in cells of
  *           CELL bytes over k data fragments: byte X of the block is in
  *           data fragment (X / CELL) mod k at offset (X / (CELL k)) CELL +
@@ -579,6 +593,7 @@ enum ecproxy_task_mode {
 	ECPROXY_MODE_PULL,		/* a client reads row 0 */
 	ECPROXY_MODE_READ,		/* a client reads the block, all rows */
 	ECPROXY_MODE_DEST,		/* S sends each row to its target */
+	ECPROXY_MODE_WRITE,		/* a writer's block, encoded to targets */
 };
 
 enum ecproxy_task_state {
