@@ -273,6 +273,49 @@ if [ -s "$out/degread.csv" ]; then
 	} >> "$md"
 fi
 
+if [ -s "$out/write.csv" ]; then
+	# Per way, its median run by rate, or FAILED if a run failed.
+	tail -n +2 "$out/write.csv" | sort -t, -k2,2 -k6,6n |
+		awk -F, '{ m = ++n[$2]; l[$2, m] = substr($0, index($0, ",") + 1); if ($7 != "ok") bad[$2] = 1 }
+			END { print "way,bytes_w,wall_s,cpu_s,mbit_s,status"
+				split("copy native ecproxy", w, " ")
+				for (i = 1; i <= 3; i++) if (n[w[i]])
+					print bad[w[i]] ? w[i] ",0,0,0,0,FAILED" : l[w[i], int((n[w[i]] + 1) / 2)] }' \
+		> "$out/write-summary.csv"
+	plot write "set title 'Writing a striped RS(6,3) block (W link $cap)'; set ylabel 'Mbit/s of the block';
+		set style data histogram; set style fill solid 0.8; set yrange [0:*]; set y2range [0:*];
+		set y2label 'W CPU s'; set y2tics; set key outside right;
+		plot '$out/write-summary.csv' using 5:xtic(1) every ::1 title 'rate',
+		     '' using 4 every ::1 axes x1y2 title 'W CPU'"
+	{
+		echo "## The write path ([write.png](write.png), [write.csv](write.csv))"
+		echo
+		cat "$out/write.txt" 2>/dev/null
+		echo "copy sends the block whole to one node (a replica: the ceiling), native"
+		echo "encodes it on W and sends the 9 fragments (host EC), ecproxy sends it once"
+		echo "to a write task, which makes the parity in S. The rate is the block's bytes"
+		echo "over the time until every node acknowledged its part; W's link bytes include"
+		echo "headers. Each way ran $(awk -F, 'NR > 1 && $1 > n { n = $1 } END { print n }' "$out/write.csv") times, in turns: its median run (by rate) counts."
+		echo
+		echo "| way | Mbit/s | / copy | / native | W's CPU s | / copy | bytes on W's link |"
+		echo "|---|---:|---:|---:|---:|---:|---:|"
+		awk -F, 'NR > 1 { w[NR] = $1; r[$1] = $5; c[$1] = $4; b[$1] = $2; st[$1] = $6 }
+			END { for (i = 2; i <= NR; i++) { x = w[i]
+				if (st[x] != "ok") { printf "| %s | FAILED | | | | | |\n", x; continue }
+				printf "| %s | %.2f | **%.2f** | **%.2f** | %.2f | **%.2f** | %d |\n", x, r[x],
+					r["copy"] ? r[x] / r["copy"] : 0, r["native"] ? r[x] / r["native"] : 0,
+					c[x], c["copy"] ? c[x] / c["copy"] : 0, b[x] }
+			if (st["ecproxy"] == "ok" && st["copy"] == "ok" && st["native"] == "ok" && r["copy"] && c["copy"])
+				printf "\necproxy: %.2f of the copy'"'"'s rate (target ≥ 0.95: %s), %.2fx host EC'"'"'s (target ≥ 1.5, (k+m)/k: %s), %.2fx the copy'"'"'s W CPU (target ≤ 1.1: %s).\n",
+					r["ecproxy"] / r["copy"], (r["ecproxy"] >= 0.95 * r["copy"] ? "met" : "not met"),
+					r["ecproxy"] / r["native"], (r["ecproxy"] >= 1.5 * r["native"] ? "met" : "not met"),
+					c["ecproxy"] / c["copy"], (c["ecproxy"] <= 1.1 * c["copy"] ? "met" : "not met")
+			else print "\nThe targets are not assessed: a run FAILED." }' \
+			"$out/write-summary.csv"
+		echo
+	} >> "$md"
+fi
+
 if [ -s "$out/rate.csv" ]; then
 	plot rate "set title 'A rate-capped task beside a foreground flow on T1''s link'; set xlabel 's';
 		set ylabel 'Mbit/s'; set yrange [0:*]; set datafile missing ''; set key outside right;

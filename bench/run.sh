@@ -13,7 +13,7 @@
 #   BENCH_CAP    tc rate of each A's link (default: reduced 8mbit, full 1gbit;
 #                the targets' links of the multi and rate figures: see below)
 #   BENCH_ONLY   space-separated subset of: gf codes router buffer
-#                concurrency latency uncapped multi degread rate
+#                concurrency latency uncapped multi degread rate write
 #   ECP_KO       ecproxy.ko to insmod (default: modprobe ecproxy)
 # Ratios are the result; absolute numbers under emulation mean little.
 set -u
@@ -22,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 out=${1:-$top/build/bench}
 size=${BENCH_SIZE:-reduced}
-only=${BENCH_ONLY:-gf codes router buffer concurrency latency uncapped multi degread rate}
+only=${BENCH_ONLY:-gf codes router buffer concurrency latency uncapped multi degread rate write}
 topo_init bench
 mkdir -p "$out"
 start=$(date +%s)
@@ -55,6 +55,9 @@ reduced)
 	rate_link=4mbit
 	rate_caps="1mbit 2mbit"
 	rate_secs=8
+	# Write: a block that ends mid-cell, written by A1 through its link.
+	wr_block=$(((8 << 20) - 100000))
+	wr_cell=$((256 << 10))
 	;;
 full)
 	cap=${BENCH_CAP:-1gbit}
@@ -75,6 +78,8 @@ full)
 	rate_link=$cap
 	rate_caps="100mbit 200mbit"
 	rate_secs=5
+	wr_block=$((64 << 20))
+	wr_cell=$((1 << 20))
 	;;
 tiny)	# a smoke run of every figure, a few minutes
 	cap=${BENCH_CAP:-8mbit}
@@ -95,6 +100,8 @@ tiny)	# a smoke run of every figure, a few minutes
 	rate_link=4mbit
 	rate_caps="1mbit 2mbit"
 	rate_secs=3
+	wr_block=$(((1 << 20) - 10000))
+	wr_cell=$((64 << 10))
 	;;
 *) echo "bench: BENCH_SIZE is tiny, reduced or full" >&2; exit 2 ;;
 esac
@@ -117,14 +124,14 @@ if [ ! -e /sys/module/ecproxy ]; then
 fi
 bench_env > "$out/env.txt"
 cat "$out/env.txt" >&2
-# 16 storage nodes (RS(12,4)), 8 clients (the many-A case), 3 targets
-# (the multi-loss and rate figures).
+# 16 storage nodes (RS(12,4)), 8 clients (the many-A case), 9 targets
+# (the multi-loss and rate figures use 3, the write figure RS(6,3)'s 9).
 nas=1
 for n in $conc; do
 	[ "$n" -le 8 ] && [ "$n" -gt $nas ] && nas=$n
 done
-say "topology: S, $nas clients, 16 storage nodes, 3 targets"
-topo_setup $nas 16 3 || exit 1
+say "topology: S, $nas clients, 16 storage nodes, 9 targets"
+topo_setup $nas 16 9 || exit 1
 BENCH_OUTDIR=$tmp
 
 # ways PREFIX I ID PROFILE K M LOST: the three ways in A_I, one CSV line
@@ -601,6 +608,71 @@ if want rate; then
 	sed 's/^/  /' "$out/rate.csv" >&2
 	ecq "$S" task del id 1
 	bench_uncap t1
+	ec_stop_servers
+fi
+
+# --- the write path: a block written three ways ---------------------------
+# A1 (the writer, W) writes a striped RS(6,3) block through its link,
+# capped at W's egress: copy sends it whole to T1 (a replica: the
+# ceiling), native encodes it on W and sends the 9 fragments to T1..T9
+# (host EC: 1.5 times the bytes on W's link), ecproxy sends it once to a
+# write task, which stripes it to T1..T9 and makes the parity in S.  W's
+# CPU is ecput's (getrusage); every fragment stored is compared with
+# ecctl code encode's.
+
+# write_run WAY: one run, one CSV line without its first field:
+# way,bytes_w,wall_s,cpu_s,mbit_s,status (bytes_w: W's link, headers too).
+write_run() {
+	local w=$1 j tx0 tx1 args ok=FAILED
+	rm -f "$tmp/w"/got.*
+	case $w in
+	copy) args=(copy "$(topo_addr t1)":9100) ;;
+	native) args=(native encode isal-cauchy k 6 m 3 cell "$wr_cell" "${wdests[@]}") ;;
+	ecproxy) args=(proxy $VIP:7001 nofallback) ;;
+	esac
+	tx0=$(ip netns exec "$A" cat /sys/class/net/to-s/statistics/tx_bytes)
+	j=$(ip netns exec "$A" "$ECPUT" -j -q "${args[@]}" timeout 30000 "$tmp/w/in")
+	tx1=$(ip netns exec "$A" cat /sys/class/net/to-s/statistics/tx_bytes)
+	if [ "$(jget "$j" ok)" = true ]; then
+		if [ "$w" = copy ]; then
+			wait_for 10 cmp -s "$tmp/w/in" "$tmp/w/got.copy" && ok=ok
+		else
+			wait_for 10 ec_stored "$tmp/w" 0,1,2,3,4,5,6,7,8 && ok=ok
+		fi
+	fi
+	if [ $ok = ok ]; then
+		say "  $w: $(awk -v b="$wr_block" -v s="$(jget "$j" seconds)" 'BEGIN { printf "%.2f", b * 8 / s / 1e6 }') Mbit/s, W's cpu $(printf '%.2f' "$(jget "$j" cpu_seconds)") s, $((tx1 - tx0)) bytes on W's link"
+	else
+		say "  $w FAILED: $j"
+		ecq "$S" task show -s >&2
+	fi
+	echo "$w,$((tx1 - tx0)),$(jget "$j" seconds),$(jget "$j" cpu_seconds),$(awk -v b="$wr_block" -v s="$(jget "$j" seconds)" 'BEGIN { printf "%.3f", s > 0 ? b * 8 / s / 1e6 : 0 }'),$ok"
+}
+if want write; then
+	echo "W (A1) writes a block of $wr_block bytes, RS(6,3) in cells of $wr_cell bytes (isal-cauchy, HDFS); W's link capped at $cap." > "$out/write.txt"
+	say "write: $(cat "$out/write.txt")"
+	ec_stop_servers
+	ecq "$S" task flush
+	rm -rf "$tmp/w"
+	ec_encode "$tmp/w" isal-cauchy 6 3 "$wr_block" "$wr_cell" || exit 1
+	# The storage nodes: fragment f on T(f+1), the replica on T1.
+	ec_targets "$tmp/w" 0,1,2,3,4,5,6,7,8 9000 || exit 1
+	wdests=("${EC_DESTS[@]}")
+	ip netns exec "$T"1 "$PROGS/ecp-tgt" -L "$tmp/w/tgt.copy" 9100 "$tmp/w/got.copy" &
+	wait_for 10 topo_listening "$T"1 9100
+	ecin "$S" task add id 1 vip $VIP port 7001 encode isal-cauchy k 6 m 3 \
+		cell "$wr_cell" "${wdests[@]}" >&2
+	ip netns exec "$A" tc qdisc replace dev to-s root tbf rate "$cap" \
+		burst $((capbits / 8 / 100 > 16384 ? capbits / 8 / 100 : 16384)) latency 100ms
+	echo "rep,way,bytes_w,wall_s,cpu_s,mbit_s,status" > "$out/write.csv"
+	# The ways take turns, so that a slow spell of the machine hits each.
+	for n in $(seq 1 "$reps"); do
+		for w in copy native ecproxy; do
+			write_run $w | sed "s/^/$n,/" >> "$out/write.csv"
+		done
+	done
+	ip netns exec "$A" tc qdisc del dev to-s root
+	ecq "$S" task del id 1
 	ec_stop_servers
 fi
 

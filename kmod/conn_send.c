@@ -772,19 +772,30 @@ static bool ecp_conn_writer_closed(struct ecp_conn *c, struct sk_buff_head *q)
 void ecp_conn_check_done(struct ecp_conn *c, struct sk_buff_head *q)
 {
 	struct ecp_task *t = c->t;
+	bool all = true;
 	unsigned int i;
 
 	if (c->state == ECPROXY_CONN_LINGER || !c->client.fin)
 		return;
+	/*
+	 * Each output is done once it acked every byte and the FIN, whatever
+	 * the others: a target's socket may then close and vanish, and a
+	 * late duplicate of S's last ACK draws a RST that is no loss
+	 * (conn_rcv_tgt.c).
+	 */
 	for (i = 0; i < c->nout; i++) {
 		struct ecp_conn_out *o = &c->out[i];
 
-		if (!o->fin_sent || o->acked != o->snd_nxt + 1)
-			return;
+		if (!o->fin_sent || o->acked != o->snd_nxt + 1) {
+			all = false;
+			continue;
+		}
 		if (!o->done && ecp_conn_has_targets(c))
 			WRITE_ONCE(t->row[i].state, ECPROXY_ROW_DONE);
 		o->done = true;
 	}
+	if (!all)
+		return;
 	/*
 	 * Every target has its fragment: now, and not before, the writer
 	 * learns that its block is stored, from S's ack of its FIN and S's

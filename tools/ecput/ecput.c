@@ -38,6 +38,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: ecput [ -j ] [ -q ] proxy ADDR:PORT [ CODE ] [ nofallback ] [ timeout MS ] FILE\n"
 		"       ecput [ -j ] [ -q ] native CODE [ timeout MS ] FILE\n"
+		"       ecput [ -j ] [ -q ] copy ADDR:PORT [ timeout MS ] FILE\n"
 		"CODE := encode PROFILE k K m M [ matrix SPEC ] cell SIZE\n"
 		"        dest ADDR:PORT:FRAG ...   (k+m of them, FRAG 0..k+m-1)\n"
 		"\n"
@@ -51,6 +52,7 @@ static void usage(FILE *f)
 		"        disables that.\n"
 		"native  encodes FILE on this host (libecp) and sends each fragment to its\n"
 		"        dest target, trying a refused target again for the timeout.\n"
+		"copy    sends FILE as it is to one node (a replica; no code).\n"
 		"timeout connect and idle timeout, ms (default 10000).\n"
 		"-j prints a JSON summary on stdout, -q drops the summary line on stderr.\n"
 		"Exit: 0 stored, 3 stored by the fallback, 1 failed, 2 usage error.\n");
@@ -303,9 +305,9 @@ static int parse(struct args *a, int argc, char **argv)
 	if (argc < 2)
 		return usage_err("%s", "missing mode and FILE");
 	a->mode = argv[0];
-	if (!strcmp(a->mode, "proxy")) {
+	if (!strcmp(a->mode, "proxy") || !strcmp(a->mode, "copy")) {
 		if (ecf_parse_addr(argv[1], &a->addr, NULL))
-			return usage_err("%s", "proxy: expected ADDR:PORT");
+			return usage_err("%s: expected ADDR:PORT", a->mode);
 		i = 2;
 	} else if (strcmp(a->mode, "native")) {
 		return usage_err("unknown mode \"%s\"", a->mode);
@@ -352,6 +354,12 @@ static int parse(struct args *a, int argc, char **argv)
 		} else {
 			return usage_err("unknown keyword \"%s\"", kw);
 		}
+	}
+	if (!strcmp(a->mode, "copy")) {
+		if (profile || a->ndest)
+			return usage_err("%s", "copy: takes no code or targets");
+		a->fallback = 0;
+		return 0;
 	}
 	if (!profile) {
 		if (!strcmp(a->mode, "native"))
