@@ -169,6 +169,21 @@ fi
 ec_stop_servers
 ecin $S task del id 11 >&2
 
+# --- one slow target: EBSN holds W, and the buffer stays in its bound ------
+# T4 (parity fragment 3) behind 2 Mbit/s; a buffer of 64 KiB (the two-cell
+# minimum with 32 KiB cells): the ring of every row stays within the buffer
+# and its headroom, W is held back (window clamps), and every fragment
+# arrives.
+pp ip netns exec $S tc qdisc add dev to-t4 root tbf rate 2mbit burst 16k latency 400ms
+EC_TASK="buffer 64k" case_write "one slow target: the write completes at its pace" \
+	17 isal-cauchy 3 2 $((3 * 262144 + 1000)) 32768
+total=$(cat "$tmp"/17/frag.* | wc -c)
+tap_expect_jq "slow target: peak buffer within one ring, W held back, bytes per target" \
+	".[0].stats.peak_buffer <= 65536 + 65536 and .[0].stats.window_clamps > 0 and ([.[0].rows[].stats.bytes_out] | add) == $total" \
+	ecin $S -j task show id 17 -s
+pp ip netns exec $S tc qdisc del dev to-t4 root
+ecin $S task flush >&2
+
 # --- ecput: the writer's tool, and its fallback to the host's encode -------
 # put ID ARGS...: W runs `ecput -j ARGS` with task ID's code and targets
 # and $tmp/ID/in; its JSON summary goes to $tmp/ID/json.
@@ -216,9 +231,11 @@ ec_stop_servers
 ecin $S task flush >&2
 
 # W killed mid-stream (ecput's streams reset when it dies): the targets get
-# RSTs, never a FIN, and the event blames the client.
+# RSTs, never a FIN, and the event blames the client.  A small buffer and a
+# rate cap keep W's block from reaching S whole before it dies: the window
+# S offers W (3 fragments of 64 KiB) holds the rest in W's socket.
 dir=$tmp/16
-EC_TASK="rate 2mbit" prep 16 isal-cauchy 3 2 $((3 * 1048576)) 4096
+EC_TASK="rate 2mbit buffer 64k" prep 16 isal-cauchy 3 2 $((3 * 1048576)) 4096
 ip netns exec $A "$ECPUT" proxy $VIP:7016 nofallback "$dir/in" 2> "$dir/w.err" &
 w=$!
 wait_for 20 sh -c "[ \$(stat -c %s $dir/got.3 2>/dev/null || echo 0) -gt 50000 ]"
