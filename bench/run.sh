@@ -624,7 +624,8 @@ fi
 # way,bytes_w,wall_s,cpu_s,mbit_s,status (bytes_w: W's link, headers too).
 write_run() {
 	local w=$1 j tx0 tx1 args ok=FAILED
-	rm -f "$tmp/w"/got.*
+	# ec_stored wants each target's log to hold this run's end only.
+	rm -f "$tmp/w"/got.* "$tmp/w"/tgt.*
 	case $w in
 	copy) args=(copy "$(topo_addr t1)":9100) ;;
 	native) args=(native encode isal-cauchy k 6 m 3 cell "$wr_cell" "${wdests[@]}") ;;
