@@ -647,7 +647,7 @@ write_run() {
 		say "  $w FAILED: $j"
 		ecq "$S" task show -s >&2
 	fi
-	echo "$w,$((tx1 - tx0)),$(jget "$j" seconds),$(jget "$j" cpu_seconds),$(awk -v b="$wr_block" -v s="$(jget "$j" seconds)" 'BEGIN { printf "%.3f", s > 0 ? b * 8 / s / 1e6 : 0 }'),$ok"
+	echo "$w,$((tx1 - tx0)),$(jget "$j" seconds),$(jget "$j" cpu_seconds),$(awk -v b="$wr_block" -v s="$(jget "$j" seconds)" 'BEGIN { printf "%.3f", (s > 0 ? b * 8 / s / 1e6 : 0) }'),$ok"
 }
 if want write; then
 	echo "W (A1) writes a block of $wr_block bytes, RS(6,3) in cells of $wr_cell bytes (isal-cauchy, HDFS); W's link capped at $cap." > "$out/write.txt"
