@@ -68,7 +68,7 @@ if [ "$(jq -r .ok <<< "$j")" = true ]; then
 		wok=ok
 	done
 fi
-wrate=$(awk -v b="$bytes" -v s="$(jq -r .seconds <<< "$j")" 'BEGIN { printf "%.2f", s > 0 ? b * 8 / s / 1e6 : 0 }')
+wrate=$(awk -v b="$bytes" -v s="$(jq -r .seconds <<< "$j")" 'BEGIN { printf "%.2f", (s > 0 ? b * 8 / s / 1e6 : 0) }')
 if [ "$wok" = ok ]; then
 	say "write: $wrate Mbit/s of block, A's CPU $(printf '%.2f' "$(jq -r .cpu_seconds <<< "$j")") s; the $((k + m)) nodes hold exactly ecctl code encode's fragments"
 else
