@@ -65,11 +65,16 @@ fi
 # The longest fault suites run on the stock kernel only: on the debug
 # kernel they take half an hour each under TCG, which CI's time cannot
 # hold (run them there by hand: selftests/vm/run --kernel debug -- ...).
-debian_only=" hostile.sh recon_faults.sh coding_rate.sh "
-# And the other way round: a functional matrix whose run on the stock
-# kernel would only repeat its run on the debug kernel (the same 6.1, with
-# every checker on), for the stock lane's 3600 s.
-debug_only=" coding_write.sh "
+# So do two matrices whose paths the debug kernel runs elsewhere, for the
+# debug lanes' 3600 s: coding_targets.sh (DEST: the targets' handshake,
+# acks, refusal, death and aborts are coding_write.sh's on the debug
+# kernel; 965 s there) and recon_offload.sh (offloads and MTUs: the same
+# data path as recon.sh and recon_codes.sh; 400 s there).
+debian_only=" hostile.sh recon_faults.sh coding_rate.sh coding_targets.sh recon_offload.sh "
+# And the other way round: functional matrices whose run on the stock
+# kernel would only repeat their run on the debug kernel (the same 6.1,
+# with every checker on), for the stock lane's 3600 s.
+debug_only=" coding_write.sh coding_read.sh "
 netns_debian=()
 netns_rest=()
 netns_recon=()
