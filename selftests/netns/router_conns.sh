@@ -67,7 +67,14 @@ ec_stop_servers
 # A reads the first bytes, then nothing for 10 s: its 16 KiB buffer fills
 # and its window closes.  When it reads again, its link drops everything
 # for 2 s, window updates included; then 2% loss.  Only S's probes of the
-# zero window can start the transfer again.
+# zero window can start the transfer again.  A offers a quarter of its
+# free buffer (tcp_adv_win_scale -2), not half: its window, not its
+# memory, must be what closes.  With half offered, under load (CI's three
+# lanes, or a second VM beside this one), A's socket ran out of memory
+# first, and Linux drops in-window data without an ACK (TCPRcvQDrop 13):
+# S had bytes in flight, no zero window to probe, and a client as silent
+# as a dead one, whose idle timeout came before the test's "go".
+pp ip netns exec $A sysctl -qw net.ipv4.tcp_adv_win_scale=-2
 EC_TASK="timeout idle 30000" ec_prep 2 isal-cauchy 3 2 0 $((2 << 20)) >&2
 echo "[+] ip netns exec $A ecp-cli -P go -b 16384 -o out $VIP 7002" >&"$tap_log"
 ip netns exec $A "$PROGS/ecp-cli" -P "$tmp/go" -b 16384 -o "$tmp/2/out" \
@@ -88,6 +95,8 @@ else
 	tap_fail "it reads again, its window update lost: byte-exact" \
 		"stalled: $(ecq $S task show id 2 -s | tr '\n' ' ')"
 fi
+ip netns exec $A nstat -az TcpExtTCPRcvQDrop TcpExtTCPOFODrop | sed 's/^/# A: /'
+pp ip netns exec $A sysctl -qw net.ipv4.tcp_adv_win_scale=1
 pp ip netns exec $A tc qdisc del dev to-s root
 ec_stop_servers
 
