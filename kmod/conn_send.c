@@ -564,9 +564,11 @@ void ecp_conn_send_rst_reply(const struct ecp_seg *p, struct sk_buff_head *q)
 static void ecp_conn_send_rst_out(struct ecp_conn *c, struct ecp_conn_out *o,
 				  struct sk_buff_head *q)
 {
+	/* A DEST task has no caller: its out[0] is a target. */
+	bool caller = ecp_conn_has_client(c) ? o == &c->out[0] : o == &c->w;
 	struct ecp_tcp_hdr h;
 
-	if (o == ecp_conn_caller(c) && !o->synack_sent) {
+	if (caller && !o->synack_sent) {
 		/* The client is in SYN-SENT: only an acceptable ack matters. */
 		ecp_conn_hdr_out(c, o, &h, 0, TCPHDR_RST | TCPHDR_ACK);
 		h.ack = c->client.isn + 1;
