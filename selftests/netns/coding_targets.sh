@@ -202,6 +202,10 @@ topo_kill_ns "$B"4 KILL
 tap_check "source dies: the run ends" wait_for 60 ec_conn_idle 32
 tap_check "source dies: failed event names the source" wait_for 5 mon_has \
 	"^task 32 failed error (length-mismatch|source-reset) source 3 10\.0\.14\.2:8032 bytes"
+# T1's RST waits behind what its slow link still queues (up to half a
+# second), and the targets log how their streams ended as their reads
+# return: after S's own end.
+wait_for 10 sh -c "[ \$(cat $tmp/32/tgt.3 $tmp/32/tgt.6 2>/dev/null | wc -l) -ge 2 ]"
 ends=$(cat "$tmp/32/tgt.3" "$tmp/32/tgt.6" | cut -d' ' -f1 | tr '\n' ' ')
 if [ "$ends" = "reset reset " ]; then
 	tap_ok "source dies: both targets got a RST, not a FIN"
