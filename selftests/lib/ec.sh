@@ -380,3 +380,27 @@ ec_a_reset() {
 	fi
 	wait "$apid" 2>/dev/null
 }
+
+# ec_monitor: `ecctl monitor` on S into $tmp/mon.txt for the rest of the
+# test, stopped with the topology; mon_has REGEX then asks whether a line
+# it printed matches REGEX.
+ec_monitor() {
+	ip netns exec "$S" "$ECCTL" monitor > "$tmp/mon.txt" 2> "$tmp/mon.err" &
+	ec_mon_pid=$!
+	ec_mon_cleanup() {
+		kill "$ec_mon_pid" 2>/dev/null
+		topo_cleanup
+	}
+	trap ec_mon_cleanup EXIT
+}
+
+mon_has() {
+	grep -Eq "$1" "$tmp/mon.txt"
+}
+
+# ec_monitor_stop: end ec_monitor's `ecctl monitor` (before an unload).
+ec_monitor_stop() {
+	kill "$ec_mon_pid" 2>/dev/null
+	wait "$ec_mon_pid" 2>/dev/null
+	return 0
+}

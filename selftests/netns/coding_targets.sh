@@ -21,18 +21,7 @@ topo_init ctg
 pp modprobe ecproxy
 topo_setup 0 12 4 || exit 1
 
-ip netns exec $S "$ECCTL" monitor > "$tmp/mon.txt" 2> "$tmp/mon.err" &
-mon=$!
-cleanup() {
-	kill $mon 2>/dev/null
-	topo_cleanup
-}
-trap cleanup EXIT
-
-# mon_has REGEX: a line the monitor printed matches REGEX.
-mon_has() {
-	grep -Eq "$1" "$tmp/mon.txt"
-}
+ec_monitor
 
 # prep ID PROFILE K M LOST SIZE [CELL]: fragments, survivors (logging
 # their connections to $tmp/ID/served.*), targets, and task ID with them.
@@ -226,8 +215,7 @@ case_run "1% loss and reordering on every link: RS(6,3) r=3 of 1 MB fragments" \
 tap_expect_jq "loss: sources retransmitted, applied once" \
 	'.[0].stats.dups_skipped + .[0].stats.resent > 0' ecin $S -j task show id 40 -s
 
-kill $mon 2>/dev/null
-wait $mon 2>/dev/null
+ec_monitor_stop
 tap_check "flush" ecin $S task flush
 tap_check "unload" modprobe -r ecproxy
 tap_done

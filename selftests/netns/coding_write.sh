@@ -22,18 +22,7 @@ pp modprobe ecproxy
 topo_setup 1 0 16 || exit 1
 ec_prog ecp-cli
 
-ip netns exec $S "$ECCTL" monitor > "$tmp/mon.txt" 2> "$tmp/mon.err" &
-mon=$!
-cleanup() {
-	kill $mon 2>/dev/null
-	topo_cleanup
-}
-trap cleanup EXIT
-
-# mon_has REGEX: a line the monitor printed matches REGEX.
-mon_has() {
-	grep -Eq "$1" "$tmp/mon.txt"
-}
+ec_monitor
 
 # prep ID PROFILE K M SIZE CELL: SIZE random bytes encoded into $tmp/ID,
 # one target per fragment, and task ID writing to them on VIP:7000+ID.
