@@ -5,7 +5,6 @@
  * nf_synproxy_core.c does for its own segments.
  */
 #include <linux/export.h>
-#include <linux/highmem.h>
 #include <linux/ip.h>
 #include <linux/tcp.h>
 #include <kunit/visibility.h>
@@ -101,22 +100,55 @@ int ecp_tcp_build(struct sk_buff_head *q, const struct ecp_tcp_hdr *h)
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_tcp_build);
 
+/*
+ * Page fragments sized to the payload, carved from the per-CPU page_frag
+ * cache as tcp_sendmsg() carves them from sk_page_frag(): the receiver
+ * charges an skb's truesize to its buffer, and a whole page under each
+ * 1448-byte segment would fill a small receive buffer at a third of the
+ * data its window allows, so that it drops in-window data.  Chunks of at
+ * most a page: 16 of them fit MAX_SKB_FRAGS, and the cache serves them
+ * even when it falls back to order-0 pages.
+ */
+static int ecp_tcp_fill_frags(struct sk_buff *skb, unsigned int paylen)
+{
+	int i;
+
+	for (i = 0; paylen; i++) {
+		unsigned int n = min_t(unsigned int, paylen, PAGE_SIZE);
+		struct page *page;
+		void *va;
+
+		if (WARN_ON_ONCE(i >= MAX_SKB_FRAGS))
+			return -EMSGSIZE;
+		va = netdev_alloc_frag(n);
+		if (!va)
+			return -ENOMEM;
+		page = virt_to_head_page(va);
+		skb_fill_page_desc(skb, i, page, va - page_address(page), n);
+		skb->truesize += n;
+		paylen -= n;
+	}
+	return 0;
+}
+
 struct sk_buff *ecp_tcp_build_data(struct sk_buff_head *q,
 				   const struct ecp_tcp_hdr *h,
 				   unsigned int paylen, unsigned int mss)
 {
 	unsigned int optlen = ecp_tcp_optlen(h);
 	struct sk_buff *skb;
-	int err;
 
 	if (WARN_ON_ONCE(!mss || !paylen || paylen > ECP_GSO_MAX))
 		return NULL;
-	/* Order-0 pages only; 16 of them fit MAX_SKB_FRAGS. */
-	skb = alloc_skb_with_frags(MAX_TCP_HEADER + sizeof(struct tcphdr) +
-				   optlen, paylen, 0, &err, GFP_ATOMIC);
+	skb = alloc_skb(MAX_TCP_HEADER + sizeof(struct tcphdr) + optlen,
+			GFP_ATOMIC);
 	if (!skb)
 		return NULL;
 	skb_reserve(skb, MAX_TCP_HEADER);
+	if (ecp_tcp_fill_frags(skb, paylen)) {
+		kfree_skb(skb);
+		return NULL;
+	}
 	ecp_tcp_headers(skb, h, optlen, paylen);
 	if (paylen > mss) {
 		skb_shinfo(skb)->gso_size = mss;
@@ -141,11 +173,9 @@ int ecp_tcp_copy_payload(struct sk_buff *to, const struct sk_buff *from,
 	for (i = 0; i < sh->nr_frags && len; i++) {
 		skb_frag_t *f = &sh->frags[i];
 		int n = min_t(int, len, skb_frag_size(f));
-		u8 *va = kmap_local_page(skb_frag_page(f));
-		int err = skb_copy_bits(from, from_off,
-					va + skb_frag_off(f), n);
+		/* Page frag cache pages are never highmem. */
+		int err = skb_copy_bits(from, from_off, skb_frag_address(f), n);
 
-		kunmap_local(va);
 		if (err)
 			return err;
 		from_off += n;

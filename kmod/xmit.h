@@ -46,9 +46,10 @@ int ecp_tcp_build(struct sk_buff_head *q, const struct ecp_tcp_hdr *h);
 /*
  * Queue a segment with @paylen (1..ECP_GSO_MAX) bytes of payload, sent as
  * segments of at most @mss payload bytes (GSO when longer: the device or
- * the stack cuts it).  The payload lives in order-0 page fragments, never
- * in the linear head: softirq must not depend on finding contiguous
- * memory, which a 9000-byte segment in the head would need (order 2).
+ * the stack cuts it).  The payload lives in page fragments of at most a
+ * page each, sized to the data, never in the linear head: softirq must
+ * not depend on finding contiguous memory, which a 9000-byte segment in
+ * the head would need (order 2).
  * The caller writes it at ecp_tcp_payload_offset(), with skb_store_bits()
  * or ecp_tcp_copy_payload(); the pseudo header does not depend on the
  * payload, so filling it after the headers is fine.  Returns the queued

@@ -92,6 +92,9 @@ static void ecp_xmit_data_test(struct kunit *test)
 			sum += n;
 		}
 		KUNIT_EXPECT_EQ(test, sum, len);
+		/* A receiver charges the payload, not the pages under it. */
+		KUNIT_EXPECT_LE(test, skb->truesize,
+				SKB_TRUESIZE(skb_end_offset(skb)) + len);
 		if (len > mss) {
 			KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_size, mss);
 			KUNIT_EXPECT_EQ(test, skb_shinfo(skb)->gso_segs,
