@@ -119,11 +119,12 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	 * beyond that a segment is forged, and taking it would move rcv_nxt,
 	 * where S's segments to the sources start, out of their windows.  A
 	 * keepalive or window probe carries the sequence number before
-	 * rcv_nxt, which is the ISN itself (offset -1) before any byte.
+	 * rcv_nxt, which is the ISN itself (offset -1) before any byte: the
+	 * comparisons stay signed, or offset -1 would read as 2^64 - 1.
 	 */
 	if (ack_off < 0 || ack_off > ecp_conn_out_snd_max(cl) ||
-	    seq_off < -1 || (seq_off < 0 && p->len) ||
-	    seq_off > rq->rcv_nxt + ((u64)0xffff << cl->ws_out)) {
+	    seq_off < -1 || (seq_off < 0 && (p->len || fin)) ||
+	    seq_off > (s64)(rq->rcv_nxt + ((u64)0xffff << cl->ws_out))) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
 	}
@@ -136,7 +137,8 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 		rq->fin = true;
 		rq->fin_off = seq_off + p->len;
 	}
-	rq->rcv_nxt = max_t(u64, rq->rcv_nxt, seq_off + p->len + fin);
+	if (seq_off + p->len + fin > (s64)rq->rcv_nxt)
+		rq->rcv_nxt = seq_off + p->len + fin;
 
 	/*
 	 * Copy to every source: same sequence number, S's own ack of the
@@ -154,7 +156,7 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	 * answers a segment that is not acceptable (RFC 9293 §3.10.7.4).
 	 */
 	if (((p->len || fin) &&
-	     seq_off + p->len + fin <= ecp_conn_client_ack_off(c)) ||
+	     seq_off + p->len + fin <= (s64)ecp_conn_client_ack_off(c)) ||
 	    (!p->len && !fin && seq_off < (s64)rq->rcv_nxt))
 		ecp_conn_send_ack_out(c, cl, q);
 	ecp_conn_check_done(c, q);

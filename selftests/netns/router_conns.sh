@@ -8,6 +8,8 @@
 #    SYN when the port range is too small to avoid them;
 #  - a client that stops reading for 10 s, its window update lost: S's
 #    persist timer probes the zero window;
+#  - a client that sends keepalives while a source stalls: S answers
+#    each, as TCP does, and A's TCP does not give up;
 #  - a client with window scale 14 and a small buffer: the sources' shift
 #    comes from the buffer, not from the client;
 #  - a connection aborted with its buffer full: the buffer is zeroed
@@ -98,6 +100,42 @@ fi
 ip netns exec $A nstat -az TcpExtTCPRcvQDrop TcpExtTCPOFODrop | sed 's/^/# A: /'
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_adv_win_scale=1
 pp ip netns exec $A tc qdisc del dev to-s root
+ec_stop_servers
+
+# --- a client's keepalives ----------------------------------------------------
+# B1's data stops for 8 s, so S has nothing for A.  A, idle, sends a
+# keepalive every second (the sequence number before its next byte, no
+# payload) and gives up after two unanswered: S must answer each with an
+# ACK, as TCP answers a segment that is not acceptable, or A's TCP aborts.
+a_keepalives() {
+	ip netns exec $A nstat -asz TcpExtTCPKeepAlive |
+		awk '$1 == "TcpExtTCPKeepAlive" { print $2 }'
+}
+EC_TASK="timeout idle 30000" ec_prep 5 isal-cauchy 3 2 0 $((2 << 20)) >&2
+pp topo_cap_b 1 4mbit
+ka=$(a_keepalives)
+ka_opts=keepalive,keepidle=1,keepintvl=1,keepcnt=2
+echo "[+] ip netns exec $A socat -u TCP:$VIP:7005,$ka_opts - > out" >&"$tap_log"
+ip netns exec $A socat -u TCP:$VIP:7005,$ka_opts - > "$tmp/5/out" 2> "$tmp/5/err" &
+cpid=$!
+wait_for 20 sh -c "[ \$(stat -c %s $tmp/5/out) -gt 65536 ]"
+pp ip netns exec "$B"1 tc qdisc replace dev to-s root netem loss 100%
+sleep 8
+pp topo_uncap_b 1
+if wait_gone $cpid 60; then
+	wait $cpid
+	ec_verify "keepalives while a source stalls: answered, byte-exact" 5
+else
+	kill $cpid 2>/dev/null
+	tap_fail "keepalives while a source stalls: answered, byte-exact" \
+		"stalled: $(ecq $S task show id 5 -s | tr '\n' ' ')"
+fi
+tap_check "A sent keepalives while its source stalled" \
+	test "$(a_keepalives)" -ge $((ka + 2))
+# A keepalive is offset -1 of A's stream: compared unsigned with the window's
+# right edge, it read as 2^64 - 1 and was dropped here.
+tap_check "S dropped none of them as out of window" \
+	test "$(ec_stats 5 .stats.drops.out_of_window)" = 0
 ec_stop_servers
 
 # --- window scale --------------------------------------------------------------
