@@ -48,7 +48,7 @@ static const struct ecp_ebsn_case ecp_ebsn_cases[] = {
 	  ECP_EBSN_CLAMP_BUF, 65535ULL << 14 },
 	{ "shift15_is_14", 0, 0, 1ULL << 32, 1U << 20, 15, 64,
 	  ECP_EBSN_CLAMP_BUF, 1 << 20 },
-	{ "a_shrinks_edge_kept", 20000, 10000, 2000, 50000, 0, 10000,
+	{ "client_shrinks_edge_kept", 20000, 10000, 2000, 50000, 0, 10000,
 	  ECP_EBSN_KEPT_EDGE, 20000 },
 	{ "kept_edge_rounds_down", 20000, 10001, 0, 50000, 3, 1249,
 	  ECP_EBSN_KEPT_EDGE, 20000 },
@@ -278,7 +278,7 @@ static void ecp_ebsn_sim_test(struct kunit *test)
 	struct ecp_ebsn_sender *s;
 	struct rnd_state rnd;
 	struct ecp_dbuf d;
-	u64 a_ack = 0, sent_to_a = 0;
+	u64 client_ack = 0, sent_to_client = 0;
 	unsigned int i, j, refused = 0, probes = 0, clamps = 0;
 	u32 t;
 
@@ -301,41 +301,41 @@ static void ecp_ebsn_sim_test(struct kunit *test)
 		u64 complete;
 
 		for (i = 0; i < SIM_K; i++) {
-			struct ecp_ebsn_sender *b = &s[i];
-			u32 budget = b->rate;
+			struct ecp_ebsn_sender *src = &s[i];
+			u32 budget = src->rate;
 
 			/* ACKs due by now, in order. */
-			while (b->nrx && b->rx[0].due <= t) {
-				b->edge = b->rx[0].end;
-				memmove(&b->rx[0], &b->rx[1],
-					--b->nrx * sizeof(b->rx[0]));
+			while (src->nrx && src->rx[0].due <= t) {
+				src->edge = src->rx[0].end;
+				memmove(&src->rx[0], &src->rx[1],
+					--src->nrx * sizeof(src->rx[0]));
 			}
 			/* Send within the window, MSS at a time. */
-			while (budget && b->nxt < b->edge && b->ntx < SIM_Q) {
+			while (budget && src->nxt < src->edge && src->ntx < SIM_Q) {
 				u32 n = min3((u64)budget, (u64)c->mss,
-					     b->edge - b->nxt);
+					     src->edge - src->nxt);
 
-				b->tx[b->ntx].start = b->nxt;
-				b->tx[b->ntx].end = b->nxt + n;
-				b->tx[b->ntx].due = t + 1 +
+				src->tx[src->ntx].start = src->nxt;
+				src->tx[src->ntx].end = src->nxt + n;
+				src->tx[src->ntx].due = t + 1 +
 					prandom_u32_state(&rnd) % 5;
-				b->ntx++;
-				b->nxt += n;
+				src->ntx++;
+				src->nxt += n;
 				budget -= n;
 			}
 			/* A probe with one new segment past a closed window. */
-			if (c->probes && b->nxt == b->edge && b->ntx < SIM_Q &&
+			if (c->probes && src->nxt == src->edge && src->ntx < SIM_Q &&
 			    prandom_u32_state(&rnd) % 8 == 0) {
-				b->tx[b->ntx].start = b->nxt;
-				b->tx[b->ntx].end = b->nxt + c->mss;
-				b->tx[b->ntx].due = t + 1;
-				b->ntx++;
-				b->nxt += c->mss;
+				src->tx[src->ntx].start = src->nxt;
+				src->tx[src->ntx].end = src->nxt + c->mss;
+				src->tx[src->ntx].due = t + 1;
+				src->ntx++;
+				src->nxt += c->mss;
 				probes++;
 			}
 			/* Segments due at S, in any order among them. */
-			for (j = 0; j < b->ntx; j++) {
-				struct ecp_ebsn_seg *g = &b->tx[j];
+			for (j = 0; j < src->ntx; j++) {
+				struct ecp_ebsn_seg *g = &src->tx[j];
 				u64 start = max(g->start, ecp_dbuf_base(&d));
 				s64 ret;
 
@@ -346,31 +346,31 @@ static void ecp_ebsn_sim_test(struct kunit *test)
 						  &(struct ecp_dbuf_span){})) {
 					/* Dropped: go back to resend it. */
 					refused++;
-					b->nxt = min(b->nxt, g->start);
+					src->nxt = min(src->nxt, g->start);
 				} else {
-					ret = ecp_ivset_insert(&b->iv,
+					ret = ecp_ivset_insert(&src->iv,
 							       g->start,
 							       g->end, NULL,
 							       NULL);
 					if (ret < 0)
-						b->nxt = min(b->nxt, g->start);
+						src->nxt = min(src->nxt, g->start);
 					else
 						ecp_dbuf_wrote(&d, g->end);
 				}
-				*g = b->tx[--b->ntx];
+				*g = src->tx[--src->ntx];
 				j--;
 			}
 		}
 
 		/* Complete bytes go to the client; it acks every other tick. */
 		complete = ecp_ivset_min_low_of(s, SIM_K, iv);
-		sent_to_a = max(sent_to_a, complete);
-		if (t % 2 || sent_to_a == a_ack)
+		sent_to_client = max(sent_to_client, complete);
+		if (t % 2 || sent_to_client == client_ack)
 			continue;
-		a_ack = sent_to_a;
-		ecp_dbuf_release(&d, a_ack);
+		client_ack = sent_to_client;
+		ecp_dbuf_release(&d, client_ack);
 		for (i = 0; i < SIM_K; i++) {
-			struct ecp_ebsn_sender *b = &s[i];
+			struct ecp_ebsn_sender *src = &s[i];
 			/*
 			 * The client's own window wobbles and sometimes
 			 * shrinks.
@@ -380,28 +380,28 @@ static void ecp_ebsn_sim_test(struct kunit *test)
 			unsigned int flags;
 			u16 win;
 
-			ecp_ivset_trim(&b->iv, a_ack);
-			win = ecp_ebsn_window(&b->ebsn, a_ack, client_win,
+			ecp_ivset_trim(&src->iv, client_ack);
+			win = ecp_ebsn_window(&src->ebsn, client_ack, client_win,
 					      c->exposed, c->wscale, &flags);
 			clamps += !!flags;
-			KUNIT_ASSERT_LE(test, b->ebsn.edge, a_ack + c->exposed);
-			if (b->nrx == SIM_Q)
+			KUNIT_ASSERT_LE(test, src->ebsn.edge, client_ack + c->exposed);
+			if (src->nrx == SIM_Q)
 				continue;	/* an ACK lost */
-			b->rx[b->nrx].start = a_ack;
-			b->rx[b->nrx].end = a_ack + ((u64)win << c->wscale);
-			b->rx[b->nrx].due = t + 1 + prandom_u32_state(&rnd) % 6;
+			src->rx[src->nrx].start = client_ack;
+			src->rx[src->nrx].end = client_ack + ((u64)win << c->wscale);
+			src->rx[src->nrx].due = t + 1 + prandom_u32_state(&rnd) % 6;
 			/* Keep them in order: a later one is not earlier. */
-			if (b->nrx)
-				b->rx[b->nrx].due = max(b->rx[b->nrx].due,
-							b->rx[b->nrx - 1].due);
-			b->nrx++;
+			if (src->nrx)
+				src->rx[src->nrx].due = max(src->rx[src->nrx].due,
+							src->rx[src->nrx - 1].due);
+			src->nrx++;
 		}
 	}
 	kunit_info(test,
 		   "client acked %llu, peak %u of %u, %u refused, %u probes, %u clamps\n",
-		   a_ack, ecp_dbuf_peak(&d), size, refused, probes, clamps);
+		   client_ack, ecp_dbuf_peak(&d), size, refused, probes, clamps);
 	/* Progress was made and the straggler set the pace. */
-	KUNIT_EXPECT_GT(test, a_ack, (u64)SIM_TICKS * s[0].rate / 4);
+	KUNIT_EXPECT_GT(test, client_ack, (u64)SIM_TICKS * s[0].rate / 4);
 	KUNIT_EXPECT_LE(test, ecp_dbuf_peak(&d), size);
 	KUNIT_EXPECT_EQ(test, refused, 0);
 	if (c->probes)
