@@ -28,7 +28,7 @@
 # Functions: ec_encode, ec_serve, ec_stop_servers, ec_all_listening,
 # ec_store, ec_targets, ec_run, ec_stored, ec_served_once, ec_task,
 # ec_prep, ec_fetch, ec_verify, ec_recon, ec_stats, ec_reported,
-# ec_conn_idle, ec_bytes_out_gt, ec_endless, ec_a_reset.
+# ec_conn_idle, ec_bytes_out_gt, ec_endless, ec_client_reset.
 
 . "$(dirname "${BASH_SOURCE[0]}")/topo.sh"
 
@@ -367,9 +367,10 @@ ec_endless() {
 	return $ret
 }
 
-# ec_a_reset DESC SECS CMD...: CMD succeeds, then A (apid, of ec_endless)
-# is gone within SECS seconds: one test.  A is ended and reaped either way.
-ec_a_reset() {
+# ec_client_reset DESC SECS CMD...: CMD succeeds, then the client A (apid,
+# of ec_endless) is gone within SECS seconds: one test.  A is ended and
+# reaped either way.
+ec_client_reset() {
 	local desc=$1 secs=$2
 	shift 2
 	if "$@" && wait_gone "$apid" "$secs"; then

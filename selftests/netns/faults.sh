@@ -92,7 +92,7 @@ if [ $have_netem = 1 ]; then
 	# A source's link dies: after the idle timeout (2 s), A and the
 	# other sources are reset, and the silent source is named.
 	if streaming 10; then
-		ec_a_reset "source link cut: A reset" 20 cut ${B}2 to-s
+		ec_client_reset "source link cut: A reset" 20 cut ${B}2 to-s
 		uncut ${B}2 to-s
 		wait_for 10 ec_conn_idle 10
 		ec_reported 10 'failed 1 .*last-error source-timeout (source 1)' \
@@ -152,7 +152,7 @@ fi
 # A source killed mid-transfer: its socket closes and, once its queue is
 # out, it FINs short of what the others sent.  A is reset at once.
 if streaming 12; then
-	ec_a_reset "source killed: A reset" 20 pp topo_kill_ns ${B}3 KILL
+	ec_client_reset "source killed: A reset" 20 pp topo_kill_ns ${B}3 KILL
 	wait_for 10 ec_conn_idle 12
 	ec_reported 12 'failed 1 .*last-error length-mismatch (source 2)' \
 		"source killed: reported as a length mismatch of source 2"

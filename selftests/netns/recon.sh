@@ -96,7 +96,7 @@ midway() {
 
 # Deleting a task mid-transfer resets A (and the sources).
 ec_endless 21 8021
-ec_a_reset "task deleted mid-transfer: A reset" 5 midway 21 ecin $S task del id 21
+ec_client_reset "task deleted mid-transfer: A reset" 5 midway 21 ecin $S task del id 21
 ec_stop_servers
 
 # Other ports of the VIP go to S's own stack, untouched.
@@ -114,7 +114,7 @@ topo_kill_ns $S
 # Module unload mid-transfer: A is reset, the module goes cleanly (the
 # debug VM checks for splats and leaks), and comes back for later tests.
 ec_endless 22 8022
-ec_a_reset "module unloaded mid-transfer: A reset" 5 midway 22 modprobe -r ecproxy
+ec_client_reset "module unloaded mid-transfer: A reset" 5 midway 22 modprobe -r ecproxy
 ec_stop_servers
 tap_check "module loads again" modprobe ecproxy
 
