@@ -127,11 +127,12 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 	/*
 	 * A keepalive or zero-window probe carries the sequence number
 	 * before what S acked: the ISN itself (offset -1) before any byte.
+	 * The comparisons stay signed, or offset -1 reads as 2^64 - 1.
 	 */
 	if (off < -1 || (off < 0 && (p->len || fin)) || aoff < 0 ||
-	    aoff > c->client.rcv_nxt ||
-	    off + p->len > ecp_conn_src_base(c, s) +
-			   ecp_task_ring_size(t) + (1ULL << 30)) {
+	    aoff > (s64)c->client.rcv_nxt ||
+	    off + p->len > (s64)(ecp_conn_src_base(c, s) +
+				 ecp_task_ring_size(t) + (1ULL << 30))) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
 	}

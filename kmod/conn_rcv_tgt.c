@@ -77,6 +77,7 @@ static bool ecp_conn_rcv_tgt_seg(struct ecp_conn *c, struct ecp_conn_out *o,
 				 struct sk_buff_head *q)
 {
 	bool fin = p->h.flags & TCPHDR_FIN;
+	bool probe = p->h.seq == o->irs && !p->len && !fin;
 	unsigned int i;
 	s64 ack_off;
 
@@ -85,9 +86,15 @@ static bool ecp_conn_rcv_tgt_seg(struct ecp_conn *c, struct ecp_conn_out *o,
 		return true;
 	}
 	ack_off = ecp_seq_to_off(p->h.ack, o->iss + 1, o->acked);
-	/* Its stream is empty: its FIN, if any, is its first byte. */
+	/*
+	 * Its stream is empty: its FIN, if any, is its first byte.  A
+	 * keepalive carries the sequence number before it, the ISN itself
+	 * (tcp_xmit_probe_skb()): S answers it below, or the target's TCP
+	 * gives up on a connection that idles while a source stalls.
+	 */
 	if (ack_off < 0 || ack_off > ecp_conn_out_snd_max(o) || p->len ||
-	    (p->h.seq != o->irs + 1 && p->h.seq != o->irs + 1 + o->fin)) {
+	    (!probe && p->h.seq != o->irs + 1 &&
+	     p->h.seq != o->irs + 1 + o->fin)) {
 		ecp_stats_drop(&c->t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
 	}
@@ -96,10 +103,11 @@ static bool ecp_conn_rcv_tgt_seg(struct ecp_conn *c, struct ecp_conn_out *o,
 		ecp_conn_send_win_src(c, &c->src[i], q);
 	if (ecp_conn_has_writer(c))
 		ecp_conn_send_win_writer(c, q);
-	if (fin) {
+	if (fin)
 		o->fin = true;
+	/* Its FIN, or a keepalive: answer with ack and window. */
+	if (fin || probe)
 		ecp_conn_send_ack_out(c, o, q);
-	}
 	if (!ecp_conn_push(c, q))
 		return false;
 	ecp_conn_check_done(c, q);

@@ -12,6 +12,7 @@
 # the sources), req (A's request) and req.N (what Bn got), out and err (what
 # A got), json (ecfetch's summary).  The knobs:
 #   EC_SERVER  socat | prog      who serves the survivors (progs/ecp-srv)
+#   EC_SRV_ARGS "ARGS"           more ecp-srv options (-K: keepalives)
 #   EC_CLIENT  socat | prog | ecfetch   who plays A (progs/ecp-cli,
 #                                `ecfetch -j proxy`)
 #   EC_REQ     N                 A sends an N-byte request first (0: none);
@@ -33,6 +34,7 @@
 . "$(dirname "${BASH_SOURCE[0]}")/topo.sh"
 
 EC_SERVER=${EC_SERVER:-socat}
+EC_SRV_ARGS=${EC_SRV_ARGS:-}
 EC_CLIENT=${EC_CLIENT:-socat}
 EC_REQ=${EC_REQ:-0}
 EC_TASK=${EC_TASK:-}
@@ -72,6 +74,8 @@ ec_serve() {
 		ec_prog ecp-srv
 		local log=()
 		[ -z "${EC_SRVLOG:-}" ] || log=(-L "$EC_SRVLOG.$1.$port")
+		# shellcheck disable=SC2206 # options, word-split on purpose
+		log+=($EC_SRV_ARGS)
 		if [ "$reqlen" != 0 ]; then
 			ip netns exec "$ns" "$PROGS/ecp-srv" -r "$reqlen" \
 				-R "$reqfile" "${log[@]}" "$port" "$file" &

@@ -6,8 +6,8 @@
 # `ecctl task start`.  RS(6,3) (ISA-L Cauchy, HDFS) and RS(12,4)
 # (Jerasure, Ceph) with r = 1..m, data and parity fragments, a striped
 # block group with a partial last stripe, a run started again, targets
-# that refuse or die, a source that dies, and loss and reordering on
-# every link.  Every stored fragment must equal the one `ecctl code
+# that refuse or die, a source that dies, a target's keepalives while a
+# source stalls, and loss and reordering on every link.  Every stored fragment must equal the one `ecctl code
 # encode` made, every survivor must have served one connection and its
 # fragment once, and a target that was not fully served must see a RST,
 # never a FIN.  Topology (../lib/topo.sh): B1..B12 serve the survivors,
@@ -202,6 +202,36 @@ else
 	tap_fail "source dies: both targets got a RST" "$ends"
 fi
 pp ip netns exec $S tc qdisc del dev to-t1 root
+ec_stop_servers
+
+# --- a target's keepalives --------------------------------------------------
+# T1 sends keepalives after 1 s idle, every second, and gives up after two
+# unanswered (ecp-tgt -K); B1 sends nothing for 8 s mid-stream, so S has
+# nothing for T1.  A keepalive carries the sequence number before the
+# target's first byte: S must answer it as TCP does, or T1 resets.
+keepalives() {
+	ip netns exec "$1" nstat -asz TcpExtTCPKeepAlive |
+		awk '$1 == "TcpExtTCPKeepAlive" { print $2 }'
+}
+ka=$(keepalives "$T"1)
+EC_TGT_ARGS="2 -K" prep 33 isal-cauchy 6 3 2 $((6 << 20))
+pp topo_cap_b 1 4mbit
+ecin $S task start id 33 >&2
+wait_for 30 sh -c "[ \$(stat -c %s $tmp/33/got.2 2>/dev/null || echo 0) -gt 65536 ]"
+pp ip netns exec "$B"1 tc qdisc replace dev to-s root netem loss 100%
+sleep 8
+pp topo_uncap_b 1
+if wait_for 120 ec_conn_idle 33 && [ "$(ec_stats 33 .stats.last_error)" = none ] &&
+	ec_stored "$tmp/33" 2; then
+	tap_ok "target keepalives while a source stalls: answered, fragment stored"
+else
+	tap_fail "target keepalives while a source stalls: answered, fragment stored" \
+		"$(cat "$tmp/33/tgt.2" 2>&1) $(ecq $S task show id 33 -s | tr '\n' ' ')"
+fi
+tap_check "T1 sent keepalives while the source stalled" \
+	test "$(keepalives "$T"1)" -ge $((ka + 2))
+tap_check "S dropped none of them as out of window" \
+	test "$(ec_stats 33 .stats.drops.out_of_window)" = 0
 ec_stop_servers
 
 # --- loss and reordering on every link --------------------------------------

@@ -8,8 +8,9 @@
 #    SYN when the port range is too small to avoid them;
 #  - a client that stops reading for 10 s, its window update lost: S's
 #    persist timer probes the zero window;
-#  - a client that sends keepalives while a source stalls: S answers
-#    each, as TCP does, and A's TCP does not give up;
+#  - a client that sends keepalives while a source stalls, and sources
+#    that send them before their first byte: S answers each, as TCP
+#    does, and no TCP gives up;
 #  - a client with window scale 14 and a small buffer: the sources' shift
 #    comes from the buffer, not from the client;
 #  - a connection aborted with its buffer full: the buffer is zeroed
@@ -107,13 +108,13 @@ ec_stop_servers
 # keepalive every second (the sequence number before its next byte, no
 # payload) and gives up after two unanswered: S must answer each with an
 # ACK, as TCP answers a segment that is not acceptable, or A's TCP aborts.
-a_keepalives() {
-	ip netns exec $A nstat -asz TcpExtTCPKeepAlive |
+keepalives() {
+	ip netns exec "$1" nstat -asz TcpExtTCPKeepAlive |
 		awk '$1 == "TcpExtTCPKeepAlive" { print $2 }'
 }
 EC_TASK="timeout idle 30000" ec_prep 5 isal-cauchy 3 2 0 $((2 << 20)) >&2
 pp topo_cap_b 1 4mbit
-ka=$(a_keepalives)
+ka=$(keepalives $A)
 ka_opts=keepalive,keepidle=1,keepintvl=1,keepcnt=2
 echo "[+] ip netns exec $A socat -u TCP:$VIP:7005,$ka_opts - > out" >&"$tap_log"
 ip netns exec $A socat -u TCP:$VIP:7005,$ka_opts - > "$tmp/5/out" 2> "$tmp/5/err" &
@@ -131,11 +132,35 @@ else
 		"stalled: $(ecq $S task show id 5 -s | tr '\n' ' ')"
 fi
 tap_check "A sent keepalives while its source stalled" \
-	test "$(a_keepalives)" -ge $((ka + 2))
+	test "$(keepalives $A)" -ge $((ka + 2))
 # A keepalive is offset -1 of A's stream: compared unsigned with the window's
 # right edge, it read as 2^64 - 1 and was dropped here.
 tap_check "S dropped none of them as out of window" \
 	test "$(ec_stats 5 .stats.drops.out_of_window)" = 0
+ec_stop_servers
+
+# The sources' keepalives before their first byte: S connects to them when
+# A connects, and A sends its request only when the gate opens, 5 s later.
+# The sources (ecp-srv -K) idle meanwhile and send keepalives at offset
+# -1 of their streams, which S must answer.
+ka=0
+for n in 1 2 3; do
+	ka=$((ka + $(keepalives "$B$n")))
+done
+rm -f "$tmp/gate6"
+EC_SERVER=prog EC_SRV_ARGS=-K EC_REQ=100 EC_TASK="timeout idle 30000" \
+	ec_prep 6 isal-cauchy 3 2 0 $((256 << 10)) >&2
+(sleep 5; touch "$tmp/gate6") &
+EC_CLIENT=prog EC_GATE=$tmp/gate6 ec_fetch 6
+ec_verify "sources' keepalives while A holds its request: answered, byte-exact" 6
+kb=0
+for n in 1 2 3; do
+	kb=$((kb + $(keepalives "$B$n")))
+done
+tap_check "the sources sent keepalives before their first byte" \
+	test "$kb" -ge $((ka + 3))
+tap_check "S dropped none of them as out of window" \
+	test "$(ec_stats 6 .stats.drops.out_of_window)" = 0
 ec_stop_servers
 
 # --- window scale --------------------------------------------------------------

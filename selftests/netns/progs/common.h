@@ -6,6 +6,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 static inline int write_all(int fd, const void *p, size_t len)
@@ -50,6 +53,23 @@ static inline int parse_port(const char *s, in_port_t *port)
 		return -1;
 	*port = htons(n);
 	return 0;
+}
+
+/*
+ * -K: keepalives after 1 s idle, every second, and the connection given
+ * up after two unanswered, so that a test sees within seconds whether the
+ * other end answers them.  Set on the listening socket, which accepted
+ * ones inherit.
+ */
+static inline int set_fast_keepalive(int fd)
+{
+	int on = 1, idle = 1, intvl = 1, cnt = 2;
+
+	return setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on)) ||
+	       setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle)) ||
+	       setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl,
+			  sizeof(intvl)) ||
+	       setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
 }
 
 #endif

@@ -5,12 +5,13 @@
  * process) read a request of exactly REQLEN bytes if asked to, stream FILE
  * and close.
  *
- *   ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] PORT FILE
+ *   ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] [-K] PORT FILE
  *
  * -L appends "served BYTES" (or "failed BYTES") to LOG for every
  * connection, so that a test can count how often a survivor was read.
  * -R writes the request received to REQFILE, so that a test can check that
- * every source got A's request.  A connection whose request is short (EOF
+ * every source got A's request.  -K sends keepalives after 1 s idle
+ * (set_fast_keepalive()).  A connection whose request is short (EOF
  * or reset first) gets nothing and is closed, which the test sees as a
  * failed reconstruction.  Runs until killed.
  */
@@ -114,7 +115,7 @@ static void log_conn(const char *log, int ret, size_t sent)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] PORT FILE\n");
+		"usage: ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] [-K] PORT FILE\n");
 	exit(2);
 }
 
@@ -123,9 +124,9 @@ int main(int argc, char **argv)
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	const char *reqfile = NULL, *log = NULL;
 	size_t reqlen = 0;
-	int ls, opt, one = 1;
+	int ls, opt, one = 1, keepalive = 0;
 
-	while ((opt = getopt(argc, argv, "r:R:L:4:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:R:L:4:K")) != -1) {
 		switch (opt) {
 		case 'r':
 			if (parse_size(optarg, &reqlen))
@@ -136,6 +137,9 @@ int main(int argc, char **argv)
 			break;
 		case 'L':
 			log = optarg;
+			break;
+		case 'K':
+			keepalive = 1;
 			break;
 		case '4':
 			if (inet_pton(AF_INET, optarg, &sin.sin_addr) != 1)
@@ -152,7 +156,8 @@ int main(int argc, char **argv)
 	ls = socket(AF_INET, SOCK_STREAM, 0);
 	if (ls < 0 ||
 	    setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(ls, (struct sockaddr *)&sin, sizeof(sin)) || listen(ls, 64)) {
+	    bind(ls, (struct sockaddr *)&sin, sizeof(sin)) || listen(ls, 64) ||
+	    (keepalive && set_fast_keepalive(ls))) {
 		perror("ecp-srv: listen");
 		return 1;
 	}

@@ -9,12 +9,13 @@
  *   reset BYTES    the sender reset the connection after BYTES bytes
  *   killed BYTES   -x: this target died after BYTES bytes
  *
- *   ecp-tgt [-x BYTES] [-L LOG] [-4 ADDR] PORT FILE
+ *   ecp-tgt [-x BYTES] [-L LOG] [-4 ADDR] [-K] PORT FILE
  *
  * -x makes the target die mid-stream: once it has BYTES bytes it resets
  * the connection (SO_LINGER 0), closes its listening socket and exits, so
  * that the sender sees a reset and then nobody on the port.  FILE then
- * holds what it stored up to there.
+ * holds what it stored up to there.  -K sends keepalives after 1 s idle
+ * (set_fast_keepalive()).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -93,7 +94,7 @@ static int store(int s, const char *file, const char *log, size_t kill_at)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: ecp-tgt [-x BYTES] [-L LOG] [-4 ADDR] PORT FILE\n");
+	fprintf(stderr, "usage: ecp-tgt [-x BYTES] [-L LOG] [-4 ADDR] [-K] PORT FILE\n");
 	exit(2);
 }
 
@@ -102,9 +103,9 @@ int main(int argc, char **argv)
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	const char *log = NULL;
 	size_t kill_at = 0;
-	int ls, opt, one = 1;
+	int ls, opt, one = 1, keepalive = 0;
 
-	while ((opt = getopt(argc, argv, "x:L:4:")) != -1) {
+	while ((opt = getopt(argc, argv, "x:L:4:K")) != -1) {
 		switch (opt) {
 		case 'x':
 			if (parse_size(optarg, &kill_at) || !kill_at)
@@ -112,6 +113,9 @@ int main(int argc, char **argv)
 			break;
 		case 'L':
 			log = optarg;
+			break;
+		case 'K':
+			keepalive = 1;
 			break;
 		case '4':
 			if (inet_pton(AF_INET, optarg, &sin.sin_addr) != 1)
@@ -126,7 +130,8 @@ int main(int argc, char **argv)
 	ls = socket(AF_INET, SOCK_STREAM, 0);
 	if (ls < 0 ||
 	    setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(ls, (struct sockaddr *)&sin, sizeof(sin)) || listen(ls, 8)) {
+	    bind(ls, (struct sockaddr *)&sin, sizeof(sin)) || listen(ls, 8) ||
+	    (keepalive && set_fast_keepalive(ls))) {
 		perror("ecp-tgt: listen");
 		return 1;
 	}
