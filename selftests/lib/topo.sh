@@ -262,11 +262,12 @@ topo_listening() {
 }
 
 # ecin NS ECCTL-ARGS...: ecctl in namespace NS, logged; ecq does not log
-# (for polling).
+# (for polling).  ecctl -n enters NS itself: one exec fewer than "ip netns
+# exec" for every poll, which adds up under TCG.
 ecq() {
 	local ns=$1
 	shift
-	ip netns exec "$ns" "$ECCTL" "$@"
+	"$ECCTL" -n "$ns" "$@"
 }
 
 ecin() {
