@@ -208,14 +208,17 @@ ec_stop_servers
 # T1 sends keepalives after 1 s idle, every second, and gives up after two
 # unanswered (ecp-tgt -K); B1 sends nothing for 8 s mid-stream, so S has
 # nothing for T1.  A keepalive carries the sequence number before the
-# target's first byte: S must answer it as TCP does, or T1 resets.
+# target's first byte: S must answer it as TCP does, or T1 resets.  B1 at
+# 256 kbit/s until then, so that a loaded machine cannot send its whole
+# fragment before the test cuts it (router_conns' client lost its stall
+# that way at 4 Mbit/s).
 keepalives() {
 	ip netns exec "$1" nstat -asz TcpExtTCPKeepAlive |
 		awk '$1 == "TcpExtTCPKeepAlive" { print $2 }'
 }
 ka=$(keepalives "$T"1)
 EC_TGT_ARGS="2 -K" prep 33 isal-cauchy 6 3 2 $((6 << 20))
-pp topo_cap_b 1 4mbit
+pp topo_cap_b 1 256kbit
 ecin $S task start id 33 >&2
 wait_for 30 sh -c "[ \$(stat -c %s $tmp/33/got.2 2>/dev/null || echo 0) -gt 65536 ]"
 pp ip netns exec "$B"1 tc qdisc replace dev to-s root netem loss 100%
