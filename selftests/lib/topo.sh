@@ -28,7 +28,8 @@
 # Functions: topo_init TAG, topo_setup NA NB, topo_node X, topo_cleanup,
 # topo_net X, topo_addr X, topo_kill_ns NS [SIG], topo_each_link FN ARGS...,
 # topo_mtu X MTU, topo_cap I RATE, topo_delay I MS, topo_uncap I,
-# topo_cap_b I RATE, topo_uncap_b I, topo_listening NS PORT, topo_via X,
+# topo_cap_b I RATE, topo_uncap_b I, topo_listening NS PORT,
+# topo_keepalives NS, topo_via X,
 # topo_via_mtu X MTU, topo_router NS, topo_veth ...; and for any
 # namespace: ecin NS ECCTL-ARGS... (logged), ecq NS ECCTL-ARGS... (not
 # logged), ecfetch_in NS ECFETCH-ARGS... (logged).
@@ -254,6 +255,13 @@ topo_cap_b() {
 topo_uncap_b() {
 	ip netns exec "$B$1" tc qdisc del dev to-s root 2>/dev/null
 	return 0
+}
+
+# topo_keepalives NS: how many TCP keepalive probes NS has sent (nstat's
+# TcpExtTCPKeepAlive, absolute, the history untouched).
+topo_keepalives() {
+	ip netns exec "$1" nstat -asz TcpExtTCPKeepAlive |
+		awk '$1 == "TcpExtTCPKeepAlive" { print $2 }'
 }
 
 # topo_listening NS PORT: something listens on TCP PORT in NS.

@@ -7,8 +7,9 @@
 # (Jerasure, Ceph) with r = 1..m, data and parity fragments, a striped
 # block group with a partial last stripe, a run started again, targets
 # that refuse or die, a source that dies, a target's keepalives while a
-# source stalls, and loss and reordering on every link.  Every stored fragment must equal the one `ecctl code
-# encode` made, every survivor must have served one connection and its
+# source stalls, and loss and reordering on every link.  Every stored
+# fragment must equal the one `ecctl code encode` made, every survivor
+# must have served one connection and its
 # fragment once, and a target that was not fully served must see a RST,
 # never a FIN.  Topology (../lib/topo.sh): B1..B12 serve the survivors,
 # T1..T4 are the targets.
@@ -212,11 +213,7 @@ ec_stop_servers
 # 256 kbit/s until then, so that a loaded machine cannot send its whole
 # fragment before the test cuts it (router_conns' client lost its stall
 # that way at 4 Mbit/s).
-keepalives() {
-	ip netns exec "$1" nstat -asz TcpExtTCPKeepAlive |
-		awk '$1 == "TcpExtTCPKeepAlive" { print $2 }'
-}
-ka=$(keepalives "$T"1)
+ka=$(topo_keepalives "$T"1)
 EC_TGT_ARGS="2 -K" prep 33 isal-cauchy 6 3 2 $((6 << 20))
 pp topo_cap_b 1 256kbit
 ecin $S task start id 33 >&2
@@ -232,7 +229,7 @@ else
 		"$(cat "$tmp/33/tgt.2" 2>&1) $(ecq $S task show id 33 -s | tr '\n' ' ')"
 fi
 tap_check "T1 sent keepalives while the source stalled" \
-	test "$(keepalives "$T"1)" -ge $((ka + 2))
+	test "$(topo_keepalives "$T"1)" -ge $((ka + 2))
 tap_check "S dropped none of them as out of window" \
 	test "$(ec_stats 33 .stats.drops.out_of_window)" = 0
 ec_stop_servers

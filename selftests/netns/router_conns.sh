@@ -67,6 +67,19 @@ tap_check "TIME-WAITs met were reset and the SYN sent again" \
 pp ip netns exec $S sysctl -qw net.ipv4.ip_local_port_range="32768 60999"
 ec_stop_servers
 
+# client_done DESC ID: A, reading task ID in the background as $cpid, ends
+# within 60 s with the lost fragment, byte-exact (one test); if it stalls,
+# it is killed and the task's statistics tell where.
+client_done() {
+	if wait_gone $cpid 60; then
+		wait $cpid
+		ec_verify "$1" "$2"
+	else
+		kill $cpid 2>/dev/null
+		tap_fail "$1" "stalled: $(ecq $S task show id "$2" -s | tr '\n' ' ')"
+	fi
+}
+
 # --- a client that stops reading -------------------------------------------
 # A reads the first bytes, then nothing for 10 s: its 16 KiB buffer fills
 # and its window closes.  When it reads again, its link drops everything
@@ -91,14 +104,7 @@ pp ip netns exec $A tc qdisc replace dev to-s root netem loss 100%
 touch "$tmp/go"
 sleep 2
 pp ip netns exec $A tc qdisc replace dev to-s root netem loss 2%
-if wait_gone $cpid 60; then
-	wait $cpid
-	ec_verify "it reads again, its window update lost: byte-exact" 2
-else
-	kill $cpid 2>/dev/null
-	tap_fail "it reads again, its window update lost: byte-exact" \
-		"stalled: $(ecq $S task show id 2 -s | tr '\n' ' ')"
-fi
+client_done "it reads again, its window update lost: byte-exact" 2
 ip netns exec $A nstat -az TcpExtTCPRcvQDrop TcpExtTCPOFODrop | sed 's/^/# A: /'
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_adv_win_scale=1
 pp ip netns exec $A tc qdisc del dev to-s root
@@ -112,13 +118,9 @@ ec_stop_servers
 # B1 at 256 kbit/s takes 20 s over its 683 KiB: at 4 Mbit/s, a loaded
 # debug kernel had sent them all before the test got to cutting B1, and A
 # never idled.
-keepalives() {
-	ip netns exec "$1" nstat -asz TcpExtTCPKeepAlive |
-		awk '$1 == "TcpExtTCPKeepAlive" { print $2 }'
-}
 EC_TASK="timeout idle 30000" ec_prep 5 isal-cauchy 3 2 0 $((2 << 20)) >&2
 pp topo_cap_b 1 256kbit
-ka=$(keepalives $A)
+ka=$(topo_keepalives $A)
 ka_opts=keepalive,keepidle=1,keepintvl=1,keepcnt=2
 echo "[+] ip netns exec $A socat -u TCP:$VIP:7005,$ka_opts - > out" >&"$tap_log"
 ip netns exec $A socat -u TCP:$VIP:7005,$ka_opts - > "$tmp/5/out" 2> "$tmp/5/err" &
@@ -127,16 +129,9 @@ wait_for 20 sh -c "[ \$(stat -c %s $tmp/5/out) -gt 65536 ]"
 pp ip netns exec "$B"1 tc qdisc replace dev to-s root netem loss 100%
 sleep 8
 pp topo_uncap_b 1
-if wait_gone $cpid 60; then
-	wait $cpid
-	ec_verify "keepalives while a source stalls: answered, byte-exact" 5
-else
-	kill $cpid 2>/dev/null
-	tap_fail "keepalives while a source stalls: answered, byte-exact" \
-		"stalled: $(ecq $S task show id 5 -s | tr '\n' ' ')"
-fi
+client_done "keepalives while a source stalls: answered, byte-exact" 5
 tap_check "A sent keepalives while its source stalled" \
-	test "$(keepalives $A)" -ge $((ka + 2))
+	test "$(topo_keepalives $A)" -ge $((ka + 2))
 # A keepalive is offset -1 of A's stream: compared unsigned with the window's
 # right edge, it read as 2^64 - 1 and was dropped here.
 tap_check "S dropped none of them as out of window" \
@@ -151,7 +146,7 @@ ec_stop_servers
 # S must answer.
 ka=0
 for n in 1 2 3; do
-	ka=$((ka + $(keepalives "$B$n")))
+	ka=$((ka + $(topo_keepalives "$B$n")))
 done
 conn_established() {
 	[ "$(ec_stats "$1" .stats.conn_state)" = established ]
@@ -168,7 +163,7 @@ wait $cpid
 ec_verify "sources' keepalives while A holds its request: answered, byte-exact" 6
 kb=0
 for n in 1 2 3; do
-	kb=$((kb + $(keepalives "$B$n")))
+	kb=$((kb + $(topo_keepalives "$B$n")))
 done
 tap_check "the sources sent keepalives before their first byte" \
 	test "$kb" -ge $((ka + 3))
