@@ -32,6 +32,7 @@
 tap_n=0
 tap_failed=0
 tap_planned=
+tap_since=$SECONDS
 if [ "${TAP_QUIET:-}" = 1 ]; then
 	exec {tap_log}>/dev/null
 else
@@ -48,7 +49,16 @@ pp() {
 	"$@"
 }
 
+# A result that took 20 s or more since the one before it says so in a
+# "# " line before it: what scripts/check.sh's lanes are balanced by.
+tap_took() {
+	[ $((SECONDS - tap_since)) -lt 20 ] ||
+		echo "# took $((SECONDS - tap_since))s:"
+	tap_since=$SECONDS
+}
+
 tap_ok() {
+	tap_took
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n - $1"
 }
@@ -56,6 +66,7 @@ tap_ok() {
 # tap_fail DESC [WHY...]: every line of every WHY becomes a "# " diagnostic.
 tap_fail() {
 	local why
+	tap_took
 	tap_n=$((tap_n + 1))
 	tap_failed=$((tap_failed + 1))
 	echo "not ok $tap_n - $1"
@@ -66,6 +77,7 @@ tap_fail() {
 }
 
 tap_skip() {
+	tap_took
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n - $1 # SKIP $2"
 }
