@@ -10,11 +10,24 @@
 # it built is left in build/dkms/ for selftests/pkg/dkms_load.sh, which
 # loads it in the VM (this host may not load modules at all).
 #
-# Needs root.
+# Needs root: as another user it asks sudo, as scripts/deps.sh does.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 if [ "${ECP_DKMS_NS:-}" != 1 ]; then
-	ECP_DKMS_NS=1 exec unshare --mount --propagation private "$0" "$@"
+	sudo=
+	[ "$(id -u)" = 0 ] || sudo="sudo ECP_DKMS_NS=1"
+	# In a chroot "/" is no mount point, and its propagation cannot be
+	# changed; then the new namespace may keep the old one's only when
+	# no mount is shared, so that nothing mounted here reaches the host.
+	prop=private
+	if ! $sudo unshare --mount --propagation private true 2>/dev/null; then
+		prop=unchanged
+		if grep -q ' shared:' /proc/self/mountinfo; then
+			echo "dkms.sh: in a chroot whose host shares mounts: cannot keep the overlays private" >&2
+			exit 1
+		fi
+	fi
+	ECP_DKMS_NS=1 exec $sudo unshare --mount --propagation $prop "$0" "$@"
 fi
 . "$top/selftests/lib/tap.sh"
 
@@ -68,6 +81,8 @@ mkdir -p "$out"
 tap_check "the DKMS module kept for the VM" \
 	cp "$(modinfo -k "$kver" -n ecproxy)" "$out/ecproxy.ko"
 echo "$kver" > "$out/kver"
+# Under sudo, build/ stays its owner's.
+[ -z "${SUDO_UID:-}" ] || chown -R "$SUDO_UID:${SUDO_GID:-$SUDO_UID}" "$out"
 tap_check "dkms remove" dkms remove "ecproxy/$ver" --all
 tap_check "dkms removed the module" sh -c "! modinfo -k $kver -n ecproxy 2>/dev/null"
 tap_done
