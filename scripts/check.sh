@@ -80,7 +80,7 @@ fi
 # selftests/vm/run --kernel debug -- selftests/netns/run.sh selftests/netns/hostile.sh).
 # coding_write.sh alone fills a second debug lane.  The stock lane is
 # full (it ran out of its VM's hour on a slow machine with router_conns
-# in it): router_conns.sh runs on the stock kernel after netns-debug.
+# in it): router_conns.sh runs on the stock kernel after netns-debug-write.
 debug_files=" genl.sh nlfuzz.sh task.sh faults.sh fallback.sh coding_read.sh "
 debug_write_files=" coding_write.sh "
 debian_late_files=" router_conns.sh "
@@ -176,18 +176,23 @@ lane setup
 case " $stages " in
 *" style "* | *" kunit "* | *" netns-debug"*) say "debug kernel: $(scripts/debug-kernel.sh)" ;;
 esac
-lane netns-debug-write > "$res/lane-debug-write.log" 2>&1 &
-lane_write=$!
 lane style tools unit dkms > "$res/lane-host.log" 2>&1 &
 lane_host=$!
+# The write lane ends first (coding_write.sh took 1191 s, the debug lane
+# 1523 s); netns-debian-late follows it, once the dkms stage has built
+# the module it loads.
+{
+	lane netns-debug-write
+	while kill -0 $lane_host 2>/dev/null; do sleep 5; done
+	lane netns-debian-late
+} > "$res/lane-debug-write.log" 2>&1 &
+lane_write=$!
 lane kunit netns-debug
-# netns-debian-late loads the module the dkms stage built.
 wait $lane_host
 say "lane style, tools, unit, dkms:"
 cat "$res/lane-host.log"
-lane netns-debian-late
 wait $lane_write
-say "lane netns-debug-write:"
+say "lane netns-debug-write, netns-debian-late:"
 cat "$res/lane-debug-write.log"
 wait $lane_debian
 say "lane netns-debian:"
