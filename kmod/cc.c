@@ -39,6 +39,7 @@ EXPORT_SYMBOL_IF_KUNIT(ecp_cc_acked);
 void ecp_cc_recovered(struct ecp_cc *cc)
 {
 	cc->cwnd = min(cc->cwnd, cc->ssthresh);
+	cc->rto = false;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_cc_recovered);
 
@@ -59,6 +60,7 @@ void ecp_cc_timeout(struct ecp_cc *cc, u64 flight, u64 nxt, u32 mss)
 	cc->ssthresh = ecp_cc_half(flight, mss);
 	cc->cwnd = mss;
 	cc->recover = nxt;
+	cc->rto = true;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_cc_timeout);
 
@@ -73,8 +75,12 @@ bool ecp_cc_ack(struct ecp_cc *cc, u64 prev, u64 ack, u32 mss)
 	bool recovering = prev < cc->recover;
 
 	cc->dupacks = 0;
-	if (ack < cc->recover)
+	if (ack < cc->recover) {
+		if (cc->rto)
+			ecp_cc_acked(cc, min_t(u64, ack - prev, U32_MAX), mss,
+				     false);
 		return true;
+	}
 	if (recovering)
 		ecp_cc_recovered(cc);
 	ecp_cc_acked(cc, min_t(u64, ack - prev, U32_MAX), mss, false);
@@ -82,14 +88,18 @@ bool ecp_cc_ack(struct ecp_cc *cc, u64 prev, u64 ack, u32 mss)
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_cc_ack);
 
-bool ecp_cc_dupack(struct ecp_cc *cc, u64 ack, u64 nxt, u32 mss)
+bool ecp_cc_dupack(struct ecp_cc *cc, u64 ack)
 {
 	if (cc->dupacks >= ECP_CC_DUPACKS)
 		return false;
-	if (++cc->dupacks < ECP_CC_DUPACKS || ack < cc->recover)
-		return false;
-	ecp_cc_loss(cc, nxt - ack, mss);
-	cc->recover = nxt;
-	return true;
+	return ++cc->dupacks == ECP_CC_DUPACKS && ack >= cc->recover;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_cc_dupack);
+
+void ecp_cc_recover(struct ecp_cc *cc, u64 flight, u64 nxt, u32 mss)
+{
+	ecp_cc_loss(cc, flight, mss);
+	cc->recover = nxt;
+	cc->rto = false;
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_cc_recover);

@@ -6,14 +6,15 @@
  * towards the client and must behave like one: without a congestion
  * window it would send everything the decode buffer holds the moment the
  * client's window allows, and a bottleneck on the client's link (a
- * shaper, a switch queue) would drop most of it.  Recovery from such a
- * burst goes one hole per round trip, since S offers the client no SACK.
+ * shaper, a switch queue) would drop most of it.  Which bytes a recovery
+ * re-sends is the scoreboard's business (sack.h); this is the window.
  * The sources are not told: EBSN already holds them back to the buffer,
  * which absorbs what the window does not let out yet.
  *
- * Offsets are the 64-bit offsets of the stream S sends (seq.h).  The
- * caller re-sends when ecp_cc_ack() or ecp_cc_dupack() say so, and on
- * its RTO after ecp_cc_timeout().
+ * Offsets are the 64-bit offsets of the stream S sends (seq.h).  A
+ * recovery lasts while the ack is below @recover: it starts on a loss
+ * (ecp_cc_recover()), an RTO (ecp_cc_timeout()) or a smaller path MTU
+ * (ecp_cc_resent()).
  *
  * Locking: the state is updated under the connection's spinlock; the
  * functions are pure arithmetic.
@@ -36,25 +37,40 @@ struct ecp_cc {
 	u32 ssthresh;
 	u64 recover;	/* what was sent when loss recovery began */
 	u8 dupacks;	/* in a row, at the current ack; saturates */
+	bool rto;	/* the recovery began with an RTO */
 };
 
 void ecp_cc_init(struct ecp_cc *cc, u32 mss);
+
+/* Is S recovering from a loss while the peer's ack is at @ack? */
+static inline bool ecp_cc_recovering(const struct ecp_cc *cc, u64 ack)
+{
+	return ack < cc->recover;
+}
 
 /*
  * The peer acknowledged new bytes: its ack moved from @prev to @ack.
  * Returns true for a partial ack in recovery (RFC 6582 §3.2): the next
  * hole starts at @ack, and the caller re-sends it now; waiting for three
  * more duplicates or the RTO would cost a burst loss one timeout per
- * lost segment.  A partial ack grows no window.
+ * lost segment.  A partial ack grows no window in a fast recovery; after
+ * an RTO the window grows in slow start while everything outstanding is
+ * re-sent (go back N, as tcp_enter_loss()): one segment per round trip
+ * would take a round trip per lost segment.
  */
 bool ecp_cc_ack(struct ecp_cc *cc, u64 prev, u64 ack, u32 mss);
 
 /*
- * A duplicate ACK at @ack (no data, no window change) with everything
- * below @nxt sent.  Returns true on the third outside recovery: fast
- * retransmit, the caller re-sends what starts at @ack.
+ * A duplicate ACK at @ack (no data, no window change).  Returns true on
+ * the third outside recovery (RFC 5681 §3.2): the caller starts one.
  */
-bool ecp_cc_dupack(struct ecp_cc *cc, u64 ack, u64 nxt, u32 mss);
+bool ecp_cc_dupack(struct ecp_cc *cc, u64 ack);
+
+/*
+ * A loss detected with @flight bytes outstanding and everything below
+ * @nxt sent: fast recovery (RFC 6675), until @nxt is acked.
+ */
+void ecp_cc_recover(struct ecp_cc *cc, u64 flight, u64 nxt, u32 mss);
 
 /*
  * The window arithmetic under ecp_cc_ack(), for tests: @acked new bytes
@@ -68,7 +84,7 @@ void ecp_cc_acked(struct ecp_cc *cc, u32 acked, u32 mss, bool recovering);
  */
 void ecp_cc_recovered(struct ecp_cc *cc);
 
-/* Three duplicate ACKs with @flight bytes outstanding: fast retransmit. */
+/* The window after a loss with @flight bytes outstanding. */
 void ecp_cc_loss(struct ecp_cc *cc, u64 flight, u32 mss);
 
 /*

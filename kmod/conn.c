@@ -166,13 +166,18 @@ static void ecp_conn_unhash_ports(struct ecp_conn *c)
 	spin_unlock_bh(&ecp_conn_hash_lock);
 }
 
-/* What a connection holds besides its own memory: the interval sets. */
+/*
+ * What a connection holds besides its own memory: the interval sets of
+ * the sources and the outputs' scoreboards.
+ */
 static void ecp_conn_release(struct ecp_conn *c)
 {
 	unsigned int i;
 
 	for (i = 0; i < c->k; i++)
 		ecp_ivset_destroy(&c->src[i].iv);
+	for (i = 0; i < c->nout; i++)
+		ecp_sack_destroy(&c->out[i].sack);
 }
 
 void ecp_conn_free(struct ecp_conn *c)
@@ -345,6 +350,8 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 		o->peer.idx = i;
 		o->iss = get_random_u32();
 		o->rto = ECP_RTO_MIN;
+		if (ecp_sack_init(&o->sack, gfp))
+			goto err;
 		if (!targets)
 			continue;
 		o->peer.addr = t->row[i].addr.ip;
@@ -447,6 +454,7 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 			  TCP_MIN_SND_MSS, ECP_GSO_MAX);
 	cl->ws = p->h.wscale >= 0 ? p->h.wscale : 0;
 	cl->win = p->h.win;
+	cl->sack_ok = p->h.sack_ok;
 	c->client.isn = p->h.seq;
 	c->client.syn_win = p->h.win;
 	c->client.wscale = p->h.wscale;
@@ -656,9 +664,25 @@ static u8 ecp_conn_out_tick(struct ecp_conn *c, struct ecp_conn_out *o,
 			       ECPROXY_ERR_TARGET_TIMEOUT;
 		if (time_before(now, o->last_progress + o->rto))
 			return 0;
+		/*
+		 * The window goes to one segment, the SACKed ranges are
+		 * forgotten (the output may have reneged, RFC 2018 §8),
+		 * and everything outstanding is lost: re-sent from the ack
+		 * in slow start (go back N); with only the FIN
+		 * outstanding, the FIN.
+		 */
+		ecp_stats_inc(&c->t->stats, ECP_STAT_TIMEOUTS);
 		ecp_cc_timeout(&o->cc, ecp_conn_out_snd_max(o) - o->acked,
 			       o->snd_nxt, o->mss);
-		ecp_conn_resend_out(c, o, q, ECP_RTO_SEGS);
+		ecp_rtt_resent(&o->rtt);
+		if (o->acked < o->snd_nxt) {
+			ecp_sack_clear(&o->sack);
+			ecp_sack_start(&o->sack, o->snd_nxt, 0);
+			ecp_conn_resend_out(c, o, q);
+		} else {
+			ecp_conn_send_fin_out(c, o, q);
+			ecp_stats_inc(&c->t->stats, ECP_STAT_RESENT);
+		}
 		o->rto = min_t(unsigned long, o->rto * 2, ECP_RTO_MAX);
 		o->last_progress = now;
 	} else if (ecp_conn_out_persist(o) &&

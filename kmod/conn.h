@@ -47,6 +47,9 @@ struct ecp_seg {
 	struct ecp_tcp_hdr h;
 	unsigned int dataoff;	/* payload offset in the skb */
 	unsigned int len;	/* payload length */
+	/* Its SACK option's blocks, sequence numbers in host order. */
+	unsigned int nsack;
+	struct tcp_sack_block sack[TCP_NUM_SACKS];
 };
 
 /* A segment to a task's VIP:port.  Caller holds rcu_read_lock(). */

@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * An output's sending state machine: what its ACKs do (release, round
- * trips, duplicate ACKs, NewReno) and a smaller path MTU; its timers
- * (RTO, persist) run from the connection's (conn.c).  The same for the
- * client and for a target: S is the sender of both streams.
+ * trips, SACK blocks, duplicate ACKs, loss recovery) and a smaller path
+ * MTU; its timers (RTO, persist) run from the connection's (conn.c).  The
+ * same for the client and for a target: S is the sender of both streams.
  *
  * Choices:
- *  - Retransmission: go-back from the output's acknowledged offset, on
- *    three duplicate ACKs (one segment) or when nothing was acknowledged
- *    for an RTO (a few segments; the RTO comes from the measured round
- *    trips, rtt.h, and doubles on each expiry up to ECP_RTO_MAX).  Bytes
- *    are re-read from the rings, never re-accumulated: the rings keep
- *    them until the output acknowledges them.
- *  - New bytes go out within the smaller of the output's window and the
- *    congestion window (cc.h), which those two losses reduce.
+ *  - A loss is detected as RFC 6675 does it: three duplicate ACKs, or,
+ *    with SACK, more than two segments' worth SACKed above the ack.  The
+ *    window is halved (cc.h) and a recovery lasts until what was sent
+ *    then is acked.  In it every unSACKed byte below the highest SACKed
+ *    one is lost (as Linux's FACK counted them: the holes of a burst
+ *    lost in a full queue all go in the next round trip), and so is the
+ *    segment at a partial ack (RFC 6582, the only rule without SACK).
+ *  - What is lost is re-sent within the congestion window by RFC 6675's
+ *    pipe (sack.h), from the rings, never re-accumulated: the rings keep
+ *    every byte until it is cumulatively acked, SACKed or not.
+ *  - An RTO (conn.c, ecp_conn_out_tick()) forgets the SACKed ranges and
+ *    re-sends everything outstanding from the ack, in slow start (go
+ *    back N).
  */
 #include <net/route.h>
 #include <net/tcp.h>
@@ -21,16 +26,9 @@
 #include "conn_state.h"
 #include "task.h"
 
-/*
- * Segments re-sent at once when an output's path MTU shrinks: the ones
- * in flight were too big and are gone.  Bounded, so that softirq does
- * bounded work; NewReno's partial acks re-send the rest (ecp_cc_resent()).
- */
-#define ECP_PMTU_RESEND_SEGS	64
-
-/* Its ack moved to @ack: release, time, grow the window or re-send. */
+/* Its ack moved to @ack: release, time, grow the window. */
 static void ecp_conn_out_acked(struct ecp_conn *c, struct ecp_conn_out *o,
-			       u64 ack, struct sk_buff_head *q)
+			       u64 ack)
 {
 	u64 upto = min(ack, o->snd_nxt);
 	u64 prev = o->acked;
@@ -40,33 +38,90 @@ static void ecp_conn_out_acked(struct ecp_conn *c, struct ecp_conn_out *o,
 	o->rto = ecp_rtt_rto(&o->rtt);
 	o->last_progress = jiffies;
 	ecp_conn_out_release(c, o, upto);
+	ecp_sack_ack(&o->sack, upto, o->mss);
+	/* A partial ack: the segment at it is lost too (RFC 6582). */
 	if (ecp_cc_ack(&o->cc, prev, ack, o->mss))
-		ecp_conn_resend_out(c, o, q, 1);
+		ecp_sack_lose(&o->sack, min_t(u64, upto + o->mss, o->snd_nxt));
 }
 
-void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o, u64 ack,
-		      u32 win, bool data, struct sk_buff_head *q)
+/*
+ * The SACK blocks of its ACK.  Blocks at or below the ack (D-SACK, RFC
+ * 2883, which Linux sends for a segment it got twice) or beyond what S
+ * sent (forged) tell S nothing it may use, and are left out.  A block
+ * may end with S's FIN, which is no byte of the stream.
+ */
+static void ecp_conn_out_sacked(struct ecp_conn_out *o,
+				const struct ecp_seg *p)
+{
+	unsigned int i;
+
+	if (!o->sack_ok)
+		return;
+	for (i = 0; i < p->nsack; i++) {
+		s64 start = ecp_seq_to_off(p->sack[i].start_seq, o->iss + 1,
+					   o->acked);
+		s64 end = ecp_seq_to_off(p->sack[i].end_seq, o->iss + 1,
+					 o->acked);
+
+		if (end == (s64)ecp_conn_out_snd_max(o))
+			end = o->snd_nxt;
+		if (start <= (s64)o->acked || end <= start ||
+		    end > (s64)o->snd_nxt)
+			continue;
+		ecp_sack_add(&o->sack, start, end);
+	}
+}
+
+/* After its ACK: is something lost, is a recovery to start? */
+static void ecp_conn_out_loss(struct ecp_conn *c, struct ecp_conn_out *o,
+			      bool dup)
+{
+	u64 flight = o->snd_nxt - o->acked;
+	bool third;
+
+	if (ecp_cc_recovering(&o->cc, o->acked)) {
+		if (dup && !o->sack_ok)
+			ecp_sack_dup(&o->sack);
+		ecp_sack_lose(&o->sack, ecp_sack_high(&o->sack));
+		return;
+	}
+	third = dup && ecp_cc_dupack(&o->cc, o->acked);
+	if (!flight || (!third && !(o->sack_ok &&
+				    ecp_sack_hole_lost(&o->sack, o->mss))))
+		return;
+	ecp_cc_recover(&o->cc, flight, o->snd_nxt, o->mss);
+	/* Without SACK, the three duplicates are three segments that left. */
+	ecp_sack_start(&o->sack,
+		       max(ecp_sack_high(&o->sack),
+			   o->acked + min_t(u64, o->mss, flight)),
+		       o->sack_ok ? 0 : ECP_CC_DUPACKS);
+	ecp_stats_inc(&c->t->stats, ECP_STAT_RECOVERIES);
+}
+
+void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o,
+		      const struct ecp_seg *p, u64 ack, u32 win, bool data)
 {
 	/* A window update is not a duplicate ACK (RFC 5681 §2). */
 	bool win_changed = win != o->win;
+	bool dup = false;
 
 	/* The window opens: the persist backoff ends (tcp_ack_probe()). */
 	if (win >= o->mss && o->win < o->mss)
 		o->rto = ecp_rtt_rto(&o->rtt);
 	o->win = win;
 	if (ack > o->acked)
-		ecp_conn_out_acked(c, o, ack, q);
+		ecp_conn_out_acked(c, o, ack);
 	else if (ack == o->acked && !data && !win_changed &&
-		 o->snd_nxt > o->acked &&
-		 ecp_cc_dupack(&o->cc, o->acked, o->snd_nxt, o->mss))
-		ecp_conn_resend_out(c, o, q, 1);
+		 o->snd_nxt > o->acked)
+		dup = true;
+	ecp_conn_out_sacked(o, p);
+	ecp_conn_out_loss(c, o, dup);
 }
 
 void ecp_conn_out_pmtu(struct ecp_conn *c, struct ecp_conn_out *o,
 		       struct sk_buff *skb, u64 off, u32 mtu,
 		       struct sk_buff_head *q)
 {
-	u64 flight;
 	u16 mss;
 
 	/* As tcp_v4_err(): only about something in flight. */
@@ -78,8 +133,11 @@ void ecp_conn_out_pmtu(struct ecp_conn *c, struct ecp_conn_out *o,
 		return;
 	o->mss = mss;
 	ecp_stats_inc(&c->t->stats, ECP_STAT_PMTU_UPDATES);
-	flight = min_t(u64, o->snd_nxt - o->acked, o->cc.cwnd);
+	/*
+	 * What was in flight was too big and is gone, re-sent or not: all
+	 * of it is lost, and goes again within the window it had.
+	 */
+	ecp_sack_start(&o->sack, o->snd_nxt, 0);
 	ecp_cc_resent(&o->cc, o->snd_nxt);
-	ecp_conn_resend_out(c, o, q, min_t(u64, DIV_ROUND_UP(flight, mss),
-					   ECP_PMTU_RESEND_SEGS));
+	ecp_conn_resend_out(c, o, q);
 }

@@ -131,8 +131,8 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	if (c->state == ECPROXY_CONN_HANDSHAKE)
 		ecp_conn_rcv_client_established(c);
 
-	ecp_conn_out_ack(c, cl, ack_off, (u32)p->h.win << cl->ws,
-			 p->len || fin, q);
+	ecp_conn_out_ack(c, cl, p, ack_off, (u32)p->h.win << cl->ws,
+			 p->len || fin);
 	if (fin && !rq->fin) {
 		rq->fin = true;
 		rq->fin_off = seq_off + p->len;

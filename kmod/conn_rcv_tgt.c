@@ -33,6 +33,8 @@ static void ecp_conn_rcv_tgt_synack(struct ecp_conn *c, struct ecp_conn_out *o,
 	/* S offered shift 0: scaling is on if the target answered it. */
 	o->ws = p->h.wscale >= 0 ? p->h.wscale : 0;
 	o->win = p->h.win;
+	/* S offered SACK: it is on if the target answered it. */
+	o->sack_ok = p->h.sack_ok;
 	ecp_conn_answered(c, q);
 }
 
@@ -98,7 +100,7 @@ static bool ecp_conn_rcv_tgt_seg(struct ecp_conn *c, struct ecp_conn_out *o,
 		ecp_stats_drop(&c->t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
 	}
-	ecp_conn_out_ack(c, o, ack_off, (u32)p->h.win << o->ws, fin, q);
+	ecp_conn_out_ack(c, o, p, ack_off, (u32)p->h.win << o->ws, fin);
 	for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
 		ecp_conn_send_win_src(c, &c->src[i], q);
 	if (ecp_conn_has_writer(c))

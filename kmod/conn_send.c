@@ -129,6 +129,7 @@ void ecp_conn_send_syn_tgt(struct ecp_conn *c, struct ecp_conn_out *o,
 	h.ack = 0;
 	h.mss = o->mss;
 	h.wscale = 0;
+	h.sack_ok = true;
 	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 }
@@ -148,6 +149,7 @@ void ecp_conn_send_synack_client(struct ecp_conn *c, struct sk_buff_head *q)
 	for (i = 0; i < c->k; i++)
 		h.mss = min(h.mss, c->src[i].mss);
 	h.wscale = c->client.wscale >= 0 ? cl->ws_out : -1;
+	h.sack_ok = cl->sack_ok;
 	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 }
@@ -340,8 +342,8 @@ void ecp_conn_send_probe_out(struct ecp_conn *c, struct ecp_conn_out *o,
 		ecp_stats_inc(&c->t->stats, ECP_STAT_WINDOW_PROBES);
 }
 
-static void ecp_conn_send_fin_out(struct ecp_conn *c, struct ecp_conn_out *o,
-				  struct sk_buff_head *q)
+void ecp_conn_send_fin_out(struct ecp_conn *c, struct ecp_conn_out *o,
+			   struct sk_buff_head *q)
 {
 	struct ecp_tcp_hdr h;
 
@@ -649,25 +651,39 @@ void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q, u8 err,
 
 /* ---- Towards the outputs ---------------------------------------------- */
 
-void ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
-			 struct sk_buff_head *q, unsigned int segs)
+u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
+			struct sk_buff_head *q)
 {
-	u64 off = o->acked;
+	u32 most = rounddown(ECP_GSO_MAX, o->mss);
+	u64 pipe, start;
+	bool first;
+	u32 len;
 
-	ecp_rtt_resent(&o->rtt);
-	while (segs-- && off < o->snd_nxt) {
-		u32 len = min_t(u64, o->mss, o->snd_nxt - off);
-
-		if (ecp_conn_send_data_out(c, o, q, off, len,
-					   off + len == o->snd_nxt))
-			return;
-		ecp_stats_inc(&c->t->stats, ECP_STAT_RESENT);
-		off += len;
+	if (!ecp_cc_recovering(&o->cc, o->acked))
+		return U64_MAX;
+	pipe = ecp_sack_pipe(&o->sack, o->snd_nxt, o->mss);
+	/*
+	 * The segment at the ack goes whatever the pipe, when nothing
+	 * beyond it was re-sent: the fast retransmit (RFC 6675 §5 step 4.3)
+	 * and NewReno's partial ack.  Then while cwnd - pipe >= 1 SMSS.
+	 */
+	first = o->sack.resent <= o->acked;
+	while (first || pipe + o->mss <= o->cc.cwnd) {
+		if (!ecp_sack_next(&o->sack, &start, &len,
+				   first ? o->mss :
+				   min_t(u64, most, o->cc.cwnd - pipe)))
+			return pipe < o->cc.cwnd ? o->cc.cwnd - pipe : 0;
+		first = false;
+		ecp_rtt_resent(&o->rtt);
+		if (ecp_conn_send_data_out(c, o, q, start, len,
+					   start + len == o->snd_nxt))
+			return 0;
+		ecp_stats_add(&c->t->stats, ECP_STAT_RESENT,
+			      DIV_ROUND_UP(len, o->mss));
+		ecp_sack_sent(&o->sack, start + len);
+		pipe += len;
 	}
-	if (o->fin_sent && o->acked == o->snd_nxt && segs != UINT_MAX) {
-		ecp_conn_send_fin_out(c, o, q);
-		ecp_stats_inc(&c->t->stats, ECP_STAT_RESENT);
-	}
+	return 0;
 }
 
 /* Refill the rate cap's bucket; U64_MAX when there is no cap. */
@@ -701,9 +717,14 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	u64 limit = o->acked + min(o->win, o->cc.cwnd);
 	/* Whole segments per GSO packet; the tail may be short. */
 	u32 most = rounddown(ECP_GSO_MAX, o->mss);
+	u64 room;
 
 	if (ecp_conn_has_targets(c) && !o->synack)
 		return;
+	/* In a recovery, what was lost first, then what the pipe leaves. */
+	room = ecp_conn_resend_out(c, o, q);
+	if (room != U64_MAX)
+		limit = min(o->acked + o->win, o->snd_nxt + room);
 	complete = min(complete, len);
 	while (o->snd_nxt < complete && o->snd_nxt < limit && *tokens) {
 		u32 n = min3((u64)most, complete - o->snd_nxt,

@@ -36,6 +36,7 @@
 #include "ebsn.h"
 #include "ivset.h"
 #include "rtt.h"
+#include "sack.h"
 #include "seq.h"
 
 #define ECP_TICK	(HZ / 20)
@@ -43,8 +44,6 @@
 #define ECP_SYNACK_RTO	HZ
 /* Longest interval between probes of a zero window (TCP: 120 s). */
 #define ECP_PERSIST_MAX	(60 * HZ)
-/* Segments re-sent when the RTO fires. */
-#define ECP_RTO_SEGS	4
 /* Seconds the measured rate spans while a connection runs. */
 #define ECP_MEASURE_SLOTS	4
 /* MSS assumed when a SYN carries none (RFC 9293 §3.7.1). */
@@ -112,6 +111,7 @@ struct ecp_conn_out {
 	u32 irs;			/* target: its ISN */
 	u8 ws;				/* shift of the windows it sends */
 	u8 ws_out;			/* shift of the windows S sends it */
+	bool sack_ok;			/* both offered SACK (RFC 2018) */
 	u16 mss;			/* largest segment S sends it */
 	u32 win;			/* its window, bytes */
 	u64 acked;			/* output-stream offset it acked */
@@ -121,6 +121,7 @@ struct ecp_conn_out {
 	unsigned long rto;
 	struct ecp_cc cc;
 	struct ecp_rtt rtt;		/* round trips to it, for rto */
+	struct ecp_sack sack;		/* what it holds beyond acked */
 };
 
 /*
@@ -335,12 +336,13 @@ bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
 
 /*
  * Output o acknowledged its stream up to @ack with window @win (bytes), in
- * a segment that carried @len bytes or a FIN (@data): release what it
- * has, time the round trip, count duplicate ACKs, re-send as congestion
- * control says.
+ * segment @p (its SACK blocks), which carried bytes or a FIN (@data):
+ * release what it has, time the round trip, take what it SACKed, count
+ * duplicate ACKs, detect a loss.  What is lost goes out with the next
+ * ecp_conn_push(), which the caller runs.
  */
-void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o, u64 ack,
-		      u32 win, bool data, struct sk_buff_head *q);
+void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o,
+		      const struct ecp_seg *p, u64 ack, u32 win, bool data);
 /*
  * ICMP "fragmentation needed" (@mtu) about offset @off of o's stream, with
  * @skb's data at the quoted header: lower o's MSS and re-send.
@@ -506,9 +508,16 @@ void ecp_conn_send_prompt_src(struct ecp_conn *c, struct ecp_conn_src *s,
 void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q, u8 err,
 		    int err_src, int err_tgt, bool skip_client, int skip_src,
 		    int skip_tgt);
-/* Resend up to @segs segments from output o's acknowledged offset. */
-void ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
-			 struct sk_buff_head *q, unsigned int segs);
+/*
+ * In a recovery, re-send what output o lost (sack.h) as far as the
+ * congestion window lets in flight.  Returns the room it leaves for new
+ * bytes: none while lost bytes wait.
+ */
+u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
+			struct sk_buff_head *q);
+/* S's FIN to output o, after every byte of its stream. */
+void ecp_conn_send_fin_out(struct ecp_conn *c, struct ecp_conn_out *o,
+			   struct sk_buff_head *q);
 /*
  * Send every output the complete bytes it has not seen, within its
  * window and the rate cap, then its FIN at the end of its stream.

@@ -23,8 +23,9 @@
 /*
  * Check the options' layout on every segment, not only on SYNs: a
  * malformed list means a broken or hostile sender, and its payload is not
- * to be trusted either.  MSS and window scale are recorded (conn.c only
- * uses them from SYNs), the rest is skipped.
+ * to be trusted either.  MSS, window scale and SACK-permitted are
+ * recorded (conn.c only uses them from SYNs), and SACK blocks (an output's
+ * ACKs, conn_out.c); the rest is skipped.
  */
 static bool ecp_parse_opts(const u8 *opt, int len, struct ecp_seg *p)
 {
@@ -51,6 +52,25 @@ static bool ecp_parse_opts(const u8 *opt, int len, struct ecp_seg *p)
 			if (olen != TCPOLEN_WINDOW)
 				return false;
 			p->h.wscale = min_t(u8, opt[2], TCP_MAX_WSCALE);
+		} else if (kind == TCPOPT_SACK_PERM) {
+			if (olen != TCPOLEN_SACK_PERM)
+				return false;
+			p->h.sack_ok = true;
+		} else if (kind == TCPOPT_SACK) {
+			unsigned int i, n = (olen - TCPOLEN_SACK_BASE) /
+					    TCPOLEN_SACK_PERBLOCK;
+
+			if (olen < TCPOLEN_SACK_BASE + TCPOLEN_SACK_PERBLOCK ||
+			    (olen - TCPOLEN_SACK_BASE) % TCPOLEN_SACK_PERBLOCK ||
+			    n > TCP_NUM_SACKS)
+				return false;
+			for (i = 0; i < n; i++) {
+				p->sack[i].start_seq =
+					get_unaligned_be32(opt + 2 + 8 * i);
+				p->sack[i].end_seq =
+					get_unaligned_be32(opt + 6 + 8 * i);
+			}
+			p->nsack = n;
 		}
 		opt += olen;
 		len -= olen;
@@ -109,6 +129,8 @@ static int ecp_parse(struct sk_buff *skb, const struct nf_hook_state *state,
 	p->h.flags = tcp_flag_byte(th);
 	p->h.mss = 0;
 	p->h.wscale = -1;
+	p->h.sack_ok = false;
+	p->nsack = 0;
 	p->dataoff = thoff + thlen;
 	p->len = skb->len - p->dataoff;
 	if (!ecp_parse_opts((const u8 *)(th + 1), thlen - sizeof(*th), p))

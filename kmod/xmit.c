@@ -24,6 +24,8 @@ static unsigned int ecp_tcp_optlen(const struct ecp_tcp_hdr *h)
 			optlen += TCPOLEN_MSS;
 		if (h->wscale >= 0)
 			optlen += TCPOLEN_WSCALE_ALIGNED;
+		if (h->sack_ok)
+			optlen += TCPOLEN_SACKPERM_ALIGNED;
 	}
 	return optlen;
 }
@@ -57,6 +59,9 @@ static void ecp_tcp_headers(struct sk_buff *skb, const struct ecp_tcp_hdr *h,
 	if ((h->flags & TCPHDR_SYN) && h->wscale >= 0)
 		*opt++ = htonl((TCPOPT_NOP << 24) | (TCPOPT_WINDOW << 16) |
 			       (TCPOLEN_WINDOW << 8) | h->wscale);
+	if ((h->flags & TCPHDR_SYN) && h->sack_ok)
+		*opt++ = htonl((TCPOPT_NOP << 24) | (TCPOPT_NOP << 16) |
+			       (TCPOPT_SACK_PERM << 8) | TCPOLEN_SACK_PERM);
 	skb->len += paged;
 	skb->data_len += paged;
 

@@ -28,6 +28,7 @@ struct ecp_tcp_hdr {
 	u8 flags;	/* TCPHDR_* */
 	u16 mss;	/* SYN only: MSS option if non-zero */
 	s8 wscale;	/* SYN only: window scale option if >= 0 */
+	bool sack_ok;	/* SYN only: SACK-permitted option */
 };
 
 /*

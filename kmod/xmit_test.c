@@ -64,6 +64,40 @@ static void ecp_xmit_control_test(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/* A SYN's options: MSS, window scale, SACK-permitted, each 32-bit aligned. */
+static void ecp_xmit_syn_test(struct kunit *test)
+{
+	static const u8 want[] = { TCPOPT_MSS, TCPOLEN_MSS, 0x05, 0xb4,
+				   TCPOPT_NOP, TCPOPT_WINDOW, TCPOLEN_WINDOW, 7,
+				   TCPOPT_NOP, TCPOPT_NOP, TCPOPT_SACK_PERM,
+				   TCPOLEN_SACK_PERM };
+	struct ecp_tcp_hdr h = hdr;
+	struct sk_buff_head q;
+	struct sk_buff *skb;
+	const struct tcphdr *th;
+
+	h.flags = TCPHDR_SYN | TCPHDR_ACK;
+	h.mss = 1460;
+	h.wscale = 7;
+	h.sack_ok = true;
+	__skb_queue_head_init(&q);
+	KUNIT_ASSERT_EQ(test, ecp_tcp_build(&q, &h), 0);
+	skb = __skb_dequeue(&q);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	th = tcp_hdr(skb);
+	KUNIT_EXPECT_EQ(test, th->doff * 4U, sizeof(*th) + sizeof(want));
+	KUNIT_EXPECT_EQ(test, memcmp(th + 1, want, sizeof(want)), 0);
+	kfree_skb(skb);
+
+	/* Only a SYN carries them. */
+	h.flags = TCPHDR_ACK;
+	KUNIT_ASSERT_EQ(test, ecp_tcp_build(&q, &h), 0);
+	skb = __skb_dequeue(&q);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	KUNIT_EXPECT_EQ(test, tcp_hdr(skb)->doff * 4U, sizeof(*th));
+	kfree_skb(skb);
+}
+
 /* Payload sizes: one byte, an MSS at 1500 and at 9000, a GSO packet. */
 static const unsigned int ecp_xmit_lens[] = { 1, 1448, 8948, ECP_GSO_MAX };
 
@@ -146,6 +180,7 @@ static void ecp_xmit_copy_test(struct kunit *test)
 
 static struct kunit_case ecp_xmit_test_cases[] = {
 	KUNIT_CASE(ecp_xmit_control_test),
+	KUNIT_CASE(ecp_xmit_syn_test),
 	KUNIT_CASE(ecp_xmit_data_test),
 	KUNIT_CASE(ecp_xmit_copy_test),
 	{}

@@ -182,11 +182,15 @@ def crafted(ready, outpath, vip, vport, a_if, b_ns, b_if, b_addr, b_port,
                 (b"" if flags == "S" else junk))
         # Hand-made option bytes the header claims: length 0, length
         # past the end, window scale of length 4, a kind without its
-        # length byte.
+        # length byte, SACK blocks that are not 8 bytes each, and
+        # SACK-permitted of length 3.
         for what, opts in (("length 0", b"\x08\x00\x01\x01"),
                            ("length past end", b"\x01\x01\x08\x20"),
                            ("wscale of length 4", b"\x03\x04\x07\x00"),
-                           ("kind without length", b"\x01\x01\x01\x02")):
+                           ("kind without length", b"\x01\x01\x01\x02"),
+                           ("sack of length 6",
+                            b"\x05\x06\x00\x00\x00\x01"),
+                           ("sack-permitted of length 3", b"\x04\x03\x00")):
             for flags in ("S", "A"):
                 if side is as_b and flags == "S":
                     continue

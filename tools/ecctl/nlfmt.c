@@ -102,6 +102,8 @@ static const struct {
 	{ ECPROXY_A_STATS_PMTU_UPDATES, "pmtu_updates" },
 	{ ECPROXY_A_STATS_TIME_WAIT_RESETS, "time_wait_resets" },
 	{ ECPROXY_A_STATS_WINDOW_PROBES, "window_probes" },
+	{ ECPROXY_A_STATS_RECOVERIES, "recoveries" },
+	{ ECPROXY_A_STATS_TIMEOUTS, "timeouts" },
 };
 
 static json_object *u64_json(const struct nlattr *a)
@@ -345,9 +347,11 @@ void ecctl_fmt_stats_text(json_object *st, const char *in)
 	if (json_object_object_get_ex(st, "last_error_target", &v))
 		printf(" (target %d)", json_object_get_int(v));
 	printf("\n%sbytes in %" PRId64 " out %" PRId64 " segments out %" PRId64
-	       " applied %" PRId64 " duplicates %" PRId64 " resent %" PRId64 "\n",
+	       " applied %" PRId64 " duplicates %" PRId64 " resent %" PRId64
+	       " recoveries %" PRId64 " timeouts %" PRId64 "\n",
 	       in, num(st, "bytes_in"), num(st, "bytes_out"), num(st, "segs_out"),
-	       num(st, "segs_applied"), num(st, "dups_skipped"), num(st, "resent"));
+	       num(st, "segs_applied"), num(st, "dups_skipped"), num(st, "resent"),
+	       num(st, "recoveries"), num(st, "timeouts"));
 	printf("%swindow-clamps %" PRId64 " peak-buffer %" PRId64 " overflow %" PRId64
 	       " prompts %" PRId64 "\n",
 	       in, num(st, "window_clamps"), num(st, "peak_buffer"), num(st, "overflow"),

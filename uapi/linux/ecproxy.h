@@ -347,7 +347,14 @@
  *    SEGS_APPLIED: source segments multiplied into the decode buffer.
  *    DUPS_SKIPPED: source segments whose bytes had all been applied
  *                  already (retransmissions), dropped without effect.
- *    RESENT: segments re-sent to the client from the buffer after a loss.
+ *    RESENT: segments re-sent to the client or the targets from the
+ *            buffer after a loss.
+ *    RECOVERIES: fast recoveries S entered towards the client or a target
+ *                (three duplicate ACKs, or more than two segments SACKed
+ *                above a hole): every hole it reports is re-sent within
+ *                the congestion window.
+ *    TIMEOUTS: retransmission timeouts towards the client or a target
+ *              (everything outstanding is re-sent, going back N).
  *    WINDOW_CLAMPS: ACKs whose window was lowered to the room left in the
  *                   decode buffer.
  *    PEAK_BUFFER: highest buffer occupancy seen, bytes.
@@ -527,6 +534,8 @@ enum ecproxy_stats_attr {
 	ECPROXY_A_STATS_WINDOW_PROBES,
 	ECPROXY_A_STATS_RATE,
 	ECPROXY_A_STATS_LAST_ERROR_TARGET,
+	ECPROXY_A_STATS_RECOVERIES,
+	ECPROXY_A_STATS_TIMEOUTS,
 	__ECPROXY_A_STATS_MAX
 };
 #define ECPROXY_A_STATS_MAX (__ECPROXY_A_STATS_MAX - 1)

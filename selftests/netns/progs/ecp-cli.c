@@ -14,14 +14,18 @@
  * stops reading once the first bytes are in, until the file GATE exists:
  * a client that stops reading, whose window closes.  -b sets the receive
  * buffer (SO_RCVBUF) before connecting, so that it closes sooner.  What
- * arrives goes to OUT or to stdout.  The last line on stderr is "bytes N seconds S", S measured
- * from before connect() to the server's FIN.  Exits 1 if the connection
- * fails (saying after how long) or is reset.
+ * arrives goes to OUT or to stdout.  At the server's FIN, stderr gets what
+ * the connection negotiated, from TCP_INFO (what ss -ti reads; Debian 12's
+ * ss does not print the SACK and timestamp flags): "tcp sack 0|1 ts 0|1
+ * wscale SND,RCV"; the last line on stderr is "bytes N seconds S", S
+ * measured from before connect() to the server's FIN.  Exits 1 if the
+ * connection fails (saying after how long) or is reset.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +56,22 @@ static int send_file(int s, const char *path)
 	}
 	close(fd);
 	return 0;
+}
+
+/* What the connection negotiated (see above). */
+static void print_tcp_info(int s)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	if (getsockopt(s, IPPROTO_TCP, TCP_INFO, &ti, &len)) {
+		perror("ecp-cli: TCP_INFO");
+		return;
+	}
+	fprintf(stderr, "tcp sack %d ts %d wscale %d,%d\n",
+		!!(ti.tcpi_options & TCPI_OPT_SACK),
+		!!(ti.tcpi_options & TCPI_OPT_TIMESTAMPS),
+		ti.tcpi_snd_wscale, ti.tcpi_rcv_wscale);
 }
 
 static double now(void)
@@ -157,6 +177,7 @@ int main(int argc, char **argv)
 			usleep(10000);
 		pause = NULL;
 	}
+	print_tcp_info(s);
 	fprintf(stderr, "bytes %llu seconds %.6f\n", total, now() - t0);
 	close(s);
 	return close(fd) ? 1 : 0;

@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Loss recovery towards the client, with A's SACK on (Linux's default) and
+# off (net.ipv4.tcp_sack=0 in A): one reconstruction (RS(3,2)) per fault
+# on A's link, byte-exact each time, and the counters that prove how the
+# losses were repaired:
+#
+#   random loss 2%          fast recoveries, segments re-sent
+#   burst loss (gemodel)    the same, bursts of three or four packets
+#                           (GSO packets: a hundred segments or more)
+#   reordering              segments overtake many others (netem sends half
+#                           of them 10 ms early): exact is the claim
+#   shallow queue, 200 ms   slow start overshoots a 32 KiB queue in front
+#                           of A: with SACK every hole of the burst goes in
+#                           one round trip, several per recovery
+#
+# Offloads stay on: S's GSO packets are dropped whole by netem, 44
+# segments at a time, as a full switch queue drops a burst.  A is
+# ecp-cli, which reports what its connection negotiated from TCP_INFO, the
+# data ss -ti prints (Debian 12's ss leaves out the sack and ts flags).
+set -u
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/ec.sh"
+
+topo_init rsk
+pp modprobe ecproxy
+topo_setup 1 3 || exit 1
+
+if ! ip netns exec $S tc qdisc add dev to-a1 root netem loss 0% 2>/dev/null; then
+	tap_skip "loss recovery" "no netem in this kernel"
+	tap_done
+	exit
+fi
+ip netns exec $S tc qdisc del dev to-a1 root
+
+# a_link SPEC...: netem on S's end of A's link (the data S sends A).
+a_link() {
+	ip netns exec $S tc qdisc replace dev to-a1 root netem "$@"
+}
+
+EC_CLIENT=prog
+
+id=0
+# case_run NAME MIB CHECK: rebuild a MIB MiB fragment under the fault in
+# place, check it byte for byte and the jq condition CHECK over the
+# task's statistics; what A's connection negotiated is in $neg
+# ("tcp sack 0|1 ts 0|1 wscale SND,RCV").
+case_run() {
+	local name=$1 mib=$2 check=$3 got
+	id=$((id + 1))
+	if ! ec_prep $id isal-cauchy 3 2 0 $((3 * mib << 20)); then
+		tap_fail "$name" "setting up the sources or the task failed"
+		ec_stop_servers
+		return
+	fi
+	ec_fetch $id
+	neg=$(grep '^tcp sack' "$tmp/$id/err")
+	echo "# A negotiated: $neg"
+	ec_verify "$name: byte-exact" $id
+	ec_stop_servers
+	wait_for 10 ec_conn_idle $id
+	ecin $S task show id $id -s >&2
+	got=$(ec_stats $id ".stats | {resent, recoveries, timeouts}
+		| to_entries | map(\"\(.key) \(.value)\") | join(\", \")")
+	echo "# $name: $el ms, $got"
+	if [ "$(ec_stats $id ".stats | ($check)")" = true ]; then
+		tap_ok "$name: $check"
+	else
+		tap_fail "$name: $check" "$got"
+	fi
+	ecin $S task del id $id >&2
+}
+
+for sack in 1 0; do
+	pp ip netns exec $A sysctl -qw net.ipv4.tcp_sack=$sack
+	on=$([ $sack = 1 ] && echo on || echo off)
+
+	a_link loss 2% limit 100000
+	case_run "SACK $on, 2% loss on A's link" 2 \
+		'.conns_done == 1 and .recoveries > 0 and .resent > 0'
+	# S answers SACK-permitted exactly when A offers it, window scaling
+	# too, and timestamps never (yet).
+	case "$neg" in
+	"tcp sack $sack ts 0 wscale "[1-9]*,[1-9]*)
+		tap_ok "SACK $on: A's connection negotiated SACK $sack, no timestamps, scaling" ;;
+	*)
+		tap_fail "SACK $on: A's connection negotiated SACK $sack, no timestamps, scaling" "$neg" ;;
+	esac
+
+	a_link loss gemodel 3% 30% limit 100000
+	# Bursts often take a window's tail, which only the RTO repairs.
+	case_run "SACK $on, burst loss on A's link" 2 \
+		'.conns_done == 1 and .resent > 0'
+
+	a_link delay 10ms reorder 50% limit 100000
+	case_run "SACK $on, reordering on A's link" 2 '.conns_done == 1'
+
+	# 200 ms round trip (A's ACKs), 20 Mbit/s and 32 KiB of queue in
+	# front of A: slow start overshoots it by far.
+	ip netns exec $S tc qdisc del dev to-a1 root
+	pp topo_delay 1 200
+	pp ip netns exec $S tc qdisc replace dev to-a1 root \
+		tbf rate 20mbit burst 16384 limit 32768
+	if [ $sack = 1 ]; then
+		case_run "SACK on, 200 ms, shallow queue" 4 \
+			'.conns_done == 1 and .recoveries > 0 and .resent > 2 * (.recoveries + .timeouts)'
+	else
+		case_run "SACK off, 200 ms, shallow queue" 4 '.conns_done == 1'
+	fi
+	pp topo_uncap 1
+done
+
+tap_done
