@@ -76,7 +76,8 @@ static void ecp_conn_out_sacked(struct ecp_conn_out *o,
 static void ecp_conn_out_loss(struct ecp_conn *c, struct ecp_conn_out *o,
 			      bool dup)
 {
-	u64 flight = o->snd_nxt - o->acked;
+	/* Once its FIN is acked, acked is snd_nxt + 1. */
+	u64 flight = o->acked < o->snd_nxt ? o->snd_nxt - o->acked : 0;
 	bool third;
 
 	if (ecp_cc_recovering(&o->cc, o->acked)) {
