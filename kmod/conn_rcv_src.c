@@ -81,19 +81,24 @@ static bool ecp_conn_rcv_src_stale(struct ecp_conn *c, struct ecp_conn_src *s,
 
 /*
  * The ACK for a data segment [off, off + len) of s, of which @n bytes were
- * new; @holes: s had a gap before it.  As a receiver: a segment past a
- * hole is answered with a duplicate ACK at once, one that fills a hole or
- * repeats old bytes with an ACK at once, others every two segments.
+ * new; @holes: s had a gap before it; @segs: the segments it was sent in
+ * (GRO merges them).  As a receiver: a segment past a hole is answered
+ * with a duplicate ACK per segment at once, up to the three that make s
+ * fast-retransmit (a GRO'd skb is one prompt short of many segments, and
+ * s without SACK counts duplicates), one that fills a hole or repeats old
+ * bytes with an ACK at once, others every two segments.
  */
 static void ecp_conn_send_ack_src_data(struct ecp_conn *c,
 				       struct ecp_conn_src *s,
 				       struct sk_buff_head *q, u64 off, u32 len,
-				       s64 n, bool holes)
+				       s64 n, bool holes, unsigned int segs)
 {
 	u64 ack = ecp_conn_src_ack_off(s);
 
 	if (off > ack && ecp_conn_src_holed(s))
-		ecp_conn_send_prompt_src(c, s, q, 1);
+		ecp_conn_send_prompt_src(c, s, q,
+					 clamp_t(unsigned int, segs, 1,
+						 ECP_CC_DUPACKS));
 	else if (!n && off + len <= ack)
 		/* All old: s did not see our ACK; repeat it. */
 		ecp_conn_send_ack_src_always(c, s, q);
@@ -164,7 +169,8 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		/* A FIN is acked at once, below. */
 		if (!fin)
 			ecp_conn_send_ack_src_data(c, s, q, off, p->len, n,
-						   holes);
+						   holes,
+						   skb_shinfo(skb)->gso_segs);
 		if (n < p->len) {
 			atomic64_add(p->len - n, &cfg->stats.dup_bytes);
 			ecp_stats_inc(&t->stats, ECP_STAT_DUPS_SKIPPED);
