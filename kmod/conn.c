@@ -665,18 +665,22 @@ static u8 ecp_conn_out_tick(struct ecp_conn *c, struct ecp_conn_out *o,
 		if (time_before(now, o->last_progress + o->rto))
 			return 0;
 		/*
-		 * The window goes to one segment, the SACKed ranges are
-		 * forgotten (the output may have reneged, RFC 2018 §8),
-		 * and everything outstanding is lost: re-sent from the ack
-		 * in slow start (go back N); with only the FIN
-		 * outstanding, the FIN.
+		 * The window goes to one segment and everything outstanding
+		 * but what the output SACKed is lost: re-sent from the ack
+		 * in slow start (go back N); with only the FIN outstanding,
+		 * the FIN.  The SACKed ranges are kept, as Linux keeps them
+		 * (tcp_timeout_mark_lost()), unless the output may have
+		 * reneged (RFC 2018 §8): a range starts at its ack, or this
+		 * RTO follows one that brought the recovery no end.  Then
+		 * everything goes again.
 		 */
+		if (o->cc.rto || ecp_ivset_low(&o->sack.iv) > o->acked)
+			ecp_sack_clear(&o->sack);
 		ecp_stats_inc(&c->t->stats, ECP_STAT_TIMEOUTS);
 		ecp_cc_timeout(&o->cc, ecp_conn_out_snd_max(o) - o->acked,
 			       o->snd_nxt, o->mss);
 		ecp_rtt_resent(&o->rtt);
 		if (o->acked < o->snd_nxt) {
-			ecp_sack_clear(&o->sack);
 			ecp_sack_start(&o->sack, o->snd_nxt, 0);
 			ecp_conn_resend_out(c, o, q);
 		} else {

@@ -16,9 +16,9 @@
  *  - What is lost is re-sent within the congestion window by RFC 6675's
  *    pipe (sack.h), from the rings, never re-accumulated: the rings keep
  *    every byte until it is cumulatively acked, SACKed or not.
- *  - An RTO (conn.c, ecp_conn_out_tick()) forgets the SACKed ranges and
- *    re-sends everything outstanding from the ack, in slow start (go
- *    back N).
+ *  - An RTO (conn.c, ecp_conn_out_tick()) re-sends everything
+ *    outstanding but what was SACKed from the ack, in slow start (go
+ *    back N); one that suspects reneging forgets the SACKed ranges.
  */
 #include <net/route.h>
 #include <net/tcp.h>

@@ -12,8 +12,8 @@
  * bytes look unSACKed and may be re-sent once for nothing, which costs
  * bandwidth, never correctness.  Bytes stay in the rings until they are
  * cumulatively acked whatever the scoreboard says: a receiver may renege
- * on what it SACKed (RFC 2018 §8), so an RTO forgets the SACKed ranges
- * (ecp_sack_clear()) and re-sends everything outstanding.
+ * on what it SACKed (RFC 2018 §8).  An RTO that suspects it forgets the
+ * SACKed ranges (ecp_sack_clear()) and re-sends everything outstanding.
  *
  * In a recovery, bytes below @lost that are not SACKed are lost, and the
  * ones below @resent have been re-sent; RFC 6675's pipe (what is still in
