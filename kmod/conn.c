@@ -167,15 +167,13 @@ static void ecp_conn_unhash_ports(struct ecp_conn *c)
 }
 
 /*
- * What a connection holds besides its own memory: the interval sets of
- * the sources and the outputs' scoreboards.
+ * What a connection holds besides its own memory: the outputs'
+ * scoreboards (the sources' records are the task's, ecp_task_mem()).
  */
 static void ecp_conn_release(struct ecp_conn *c)
 {
 	unsigned int i;
 
-	for (i = 0; i < c->k; i++)
-		ecp_ivset_destroy(&c->src[i].iv);
 	for (i = 0; i < c->nout; i++)
 		ecp_sack_destroy(&c->out[i].sack);
 }
@@ -318,8 +316,8 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 		s->peer.addr = t->src[i].addr.ip;
 		s->peer.port = t->src[i].port;
 		s->len = t->src[i].len;
-		if (ecp_ivset_init(&s->iv, ECP_IVSET_DEFAULT_CAP, gfp))
-			goto err;
+		ecp_ivset_init_on(&s->iv, ecp_task_records(t, i),
+				  ecp_task_holes(t->buffer_size));
 		/* A writer's data fragment: no peer, no handshake. */
 		if (!ecp_conn_has_sources(c)) {
 			s->synack = true;

@@ -34,7 +34,15 @@ static void ecp_conn_out_acked(struct ecp_conn *c, struct ecp_conn_out *o,
 	u64 prev = o->acked;
 
 	o->acked = ack;
-	ecp_rtt_acked(&o->rtt, ack, jiffies);
+	if (ecp_rtt_acked(&o->rtt, ack, tcp_clock_us())) {
+		u32 rtt = 0;
+		unsigned int i;
+
+		/* What an operator compares: the slowest output's. */
+		for (i = 0; i < c->nout; i++)
+			rtt = max(rtt, c->out[i].rtt.srtt_us);
+		WRITE_ONCE(c->t->rtt_measured, rtt);
+	}
 	o->rto = ecp_rtt_rto(&o->rtt);
 	o->last_progress = jiffies;
 	ecp_conn_out_release(c, o, upto);

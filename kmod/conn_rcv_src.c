@@ -47,6 +47,8 @@ static void ecp_conn_rcv_src_synack(struct ecp_conn *c,
 		s->ws_out = ecp_conn_src_wscale(t->buffer_size);
 	}
 	s->win = p->h.win;
+	/* S offered it (ecp_conn_send_syn_src()). */
+	s->sack_ok = p->h.sack_ok;
 	ecp_ebsn_reset(&s->ebsn, 0);
 	ecp_conn_answered(c, q);
 }
@@ -95,6 +97,8 @@ static void ecp_conn_send_ack_src_data(struct ecp_conn *c,
 {
 	u64 ack = ecp_conn_src_ack_off(s);
 
+	if (off > ack)
+		s->recent = off;
 	if (off > ack && ecp_conn_src_holed(s))
 		ecp_conn_send_prompt_src(c, s, q,
 					 clamp_t(unsigned int, segs, 1,
@@ -155,8 +159,13 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		atomic64_inc(&cfg->stats.segs_in);
 		n = ecp_conn_src_apply(c, s, off, skb, p->dataoff, p->len);
 		if (n == -ENOBUFS || n == -ENOSPC) {
-			/* The source retransmits it; count and drop. */
+			/*
+			 * Count and drop, but never silently: a duplicate
+			 * ACK (with what S holds, and the window) tells s
+			 * that it has to send it again.
+			 */
 			ecp_stats_inc(&t->stats, ECP_STAT_OVERFLOW);
+			ecp_conn_send_ack_src_always(c, s, q);
 			return true;
 		}
 		if (n < 0) {

@@ -82,6 +82,47 @@ static void ecp_conn_hdr_out(const struct ecp_conn *c,
 	h->wscale = -1;
 }
 
+/*
+ * What S holds of source s beyond its hole, as SACK blocks on a pure ACK
+ * (RFC 2018 §4): first the range of its latest segment past the hole,
+ * then the others from the top, where the next losses of a window are.
+ * s keeps a scoreboard of what it was told, so that ranges left out of
+ * one ACK are known from an earlier one.  Not on S's segments with the
+ * client's bytes: they are cut to s's MSS, with no room for options.
+ */
+static void ecp_conn_sack_block(const struct ecp_conn_src *s,
+				struct ecp_tcp_hdr *h, u32 i)
+{
+	struct ecp_iv iv = ecp_ivset_at(&s->iv, i);
+
+	h->sack[h->nsack].start_seq = ecp_off_to_seq(iv.start, s->isn + 1);
+	h->sack[h->nsack].end_seq = ecp_off_to_seq(iv.end, s->isn + 1);
+	h->nsack++;
+}
+
+static void ecp_conn_sack_src(struct ecp_conn *c,
+			      const struct ecp_conn_src *s,
+			      struct ecp_tcp_hdr *h)
+{
+	u32 n = ecp_ivset_count(&s->iv), i, first = n;
+
+	if (!s->sack_ok || !n)
+		return;
+	ecp_stats_inc(&c->t->stats, ECP_STAT_SACKS);
+
+	for (i = 0; i < n; i++) {
+		struct ecp_iv iv = ecp_ivset_at(&s->iv, i);
+
+		if (s->recent >= iv.start && s->recent < iv.end)
+			first = i;
+	}
+	if (first < n)
+		ecp_conn_sack_block(s, h, first);
+	for (i = n; i-- > 0 && h->nsack < ECP_TCP_SACK_MAX;)
+		if (i != first)
+			ecp_conn_sack_block(s, h, i);
+}
+
 static void ecp_conn_hdr_src(const struct ecp_conn *c,
 			     const struct ecp_conn_src *s,
 			     struct ecp_tcp_hdr *h, u32 seq, u32 ack, u8 flags,
@@ -116,6 +157,8 @@ void ecp_conn_send_syn_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			 c->client.syn_win);
 	h.mss = mss;
 	h.wscale = ecp_conn_src_wscale(c->t->buffer_size);
+	/* As Linux offers it by default: S tells what it holds. */
+	h.sack_ok = true;
 	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 }
@@ -411,6 +454,7 @@ static void ecp_conn_send_src_opt(struct ecp_conn *c, struct ecp_conn_src *s,
 	s->last_win = win;
 	ecp_conn_hdr_src(c, s, &h, seq, ack, flags, win);
 	if (!len) {
+		ecp_conn_sack_src(c, s, &h);
 		if (ecp_tcp_build(q, &h))
 			ecp_conn_nomem(c);
 		return;
@@ -527,6 +571,7 @@ void ecp_conn_send_prompt_src(struct ecp_conn *c, struct ecp_conn_src *s,
 	while (n--) {
 		ecp_conn_hdr_src(c, s, &h, ecp_conn_src_seq(c),
 				 s->last_ack, TCPHDR_ACK, s->last_win);
+		ecp_conn_sack_src(c, s, &h);
 		if (ecp_tcp_build(q, &h)) {
 			ecp_conn_nomem(c);
 			return;
@@ -739,7 +784,7 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 		o->snd_nxt += n;
 		if (*tokens != U64_MAX)
 			*tokens -= n;
-		ecp_rtt_sent(&o->rtt, o->snd_nxt, jiffies);
+		ecp_rtt_sent(&o->rtt, o->snd_nxt, tcp_clock_us());
 	}
 	if (!o->fin_sent && o->snd_nxt == len) {
 		ecp_conn_send_fin_out(c, o, q);

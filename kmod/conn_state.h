@@ -80,6 +80,7 @@ struct ecp_conn_src {
 	u8 stale_resets;		/* its TIME-WAIT ACKs answered */
 	u8 ws;				/* shift of the windows it sends */
 	u8 ws_out;			/* shift of the windows S sends it */
+	bool sack_ok;			/* it answered S's SACK-permitted */
 	u16 mss;
 	u32 isn;
 	u32 win;			/* its window, bytes */
@@ -87,6 +88,7 @@ struct ecp_conn_src {
 	u64 acked;			/* request-stream offset it acked */
 	u64 fin_off;			/* stream length, if fin */
 	u64 ref;			/* highest offset seen */
+	u64 recent;			/* its last segment past a hole */
 	unsigned long last_rx;		/* jiffies of its last segment */
 	u32 last_ack;			/* fields of the last ACK S sent it */
 	u16 last_win;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Per-source interval set; see ivset.h for the semantics.  Capacities are
- * small (tens), so a sorted array with linear scans and memmove beats any
- * tree on cache behaviour and keeps the fast path allocation-free.
+ * Per-source interval set; see ivset.h for the semantics.  A sorted array:
+ * a binary search finds where a range goes, a memmove of at most
+ * ECP_IVSET_MAX_CAP entries (16 KiB) makes room, and the fast path stays
+ * allocation-free and bounded; the usual set holds a few intervals.
  */
 #include <linux/errno.h>
 #include <linux/export.h>
@@ -24,6 +25,14 @@ int ecp_ivset_init(struct ecp_ivset *s, u32 cap, gfp_t gfp)
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_ivset_init);
+
+void ecp_ivset_init_on(struct ecp_ivset *s, struct ecp_iv *storage, u32 cap)
+{
+	s->iv = storage;
+	s->cap = cap;
+	ecp_ivset_reset(s, 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_ivset_init_on);
 
 void ecp_ivset_destroy(struct ecp_ivset *s)
 {
@@ -52,7 +61,7 @@ s64 ecp_ivset_insert(struct ecp_ivset *s, u64 start, u64 end,
 		     ecp_ivset_fn fn, void *ctx)
 {
 	u64 pos, added = 0, mstart, mend;
-	u32 i, j, k;
+	u32 i, j, k, hi;
 
 	start = max(start, s->low);
 	if (start >= end)
@@ -60,10 +69,16 @@ s64 ecp_ivset_insert(struct ecp_ivset *s, u64 start, u64 end,
 
 	/*
 	 * Entries i..j-1 overlap or touch [start, end) and are merged with
-	 * it: the first with end >= start up to the last with start <= end.
+	 * it: the first with end >= start (the ends ascend: a binary search)
+	 * up to the last with start <= end.
 	 */
-	for (i = 0; i < s->n && s->iv[i].end < start; i++)
-		;
+	for (i = 0, hi = s->n; i < hi;) {
+		k = i + (hi - i) / 2;
+		if (s->iv[k].end < start)
+			i = k + 1;
+		else
+			hi = k;
+	}
 	for (j = i; j < s->n && s->iv[j].start <= end; j++)
 		;
 

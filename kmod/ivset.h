@@ -13,7 +13,9 @@
  * Offsets are 64-bit stream offsets (seq.h), so nothing wraps.
  *
  * Bounded on purpose: the storage is allocated by ecp_ivset_init() in
- * process context and nothing in the fast path allocates.  When a range is
+ * process context, or lent by the owner (ecp_ivset_init_on(): a task
+ * reserves its sources' records with its rings), and nothing in the fast
+ * path allocates.  When a range is
  * disjoint from everything recorded and all @cap slots are taken, the insert
  * is refused as a whole (-ENOSPC, nothing recorded, nothing reported new):
  * the caller drops the segment and counts it, and the source retransmits it.
@@ -31,8 +33,8 @@
 #include <linux/minmax.h>
 #include <linux/types.h>
 
-/* Sized for reordering over a few windows; a connection configures its own. */
-#define ECP_IVSET_DEFAULT_CAP	32
+/* The fewest and the most intervals a set is made for. */
+#define ECP_IVSET_MIN_CAP	32
 #define ECP_IVSET_MAX_CAP	1024
 
 struct ecp_iv {
@@ -56,6 +58,11 @@ typedef void (*ecp_ivset_fn)(void *ctx, u64 start, u64 end);
 /* Process context.  @cap in 1..ECP_IVSET_MAX_CAP.  Returns 0 or -errno. */
 int ecp_ivset_init(struct ecp_ivset *s, u32 cap, gfp_t gfp);
 void ecp_ivset_destroy(struct ecp_ivset *s);
+/*
+ * A set on @cap intervals of storage the caller owns, and frees after
+ * the set's last use; no ecp_ivset_destroy().
+ */
+void ecp_ivset_init_on(struct ecp_ivset *s, struct ecp_iv *storage, u32 cap);
 /*
  * Forget everything; the stream restarts at @start (a new client connection).
  */
@@ -93,6 +100,12 @@ static inline u64 ecp_ivset_high(const struct ecp_ivset *s)
 static inline u32 ecp_ivset_count(const struct ecp_ivset *s)
 {
 	return s->n;
+}
+
+/* The @i-th interval above the watermark, in ascending order. */
+static inline struct ecp_iv ecp_ivset_at(const struct ecp_ivset *s, u32 i)
+{
+	return s->iv[i];
 }
 
 /*

@@ -248,7 +248,7 @@ static void ecp_ivset_init_test(struct kunit *test)
 static void ecp_ivset_fill_reset_test(struct kunit *test)
 {
 	struct ecp_ivset s;
-	u32 i, cap = ECP_IVSET_DEFAULT_CAP;
+	u32 i, cap = ECP_IVSET_MIN_CAP;
 
 	KUNIT_ASSERT_EQ(test, ecp_ivset_init(&s, cap, GFP_KERNEL), 0);
 	for (i = 0; i < cap; i++)
@@ -270,6 +270,43 @@ static void ecp_ivset_fill_reset_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ecp_ivset_low(&s), 3 * G4);
 	KUNIT_EXPECT_EQ(test, ecp_ivset_insert(&s, 0, 3 * G4, NULL, NULL), 0);
 	ecp_ivset_destroy(&s);
+}
+
+/*
+ * Lent storage at the largest capacity, filled from the top down (each
+ * range goes in front: the search and the move at their longest).
+ */
+static void ecp_ivset_init_on_test(struct kunit *test)
+{
+	u32 i, cap = ECP_IVSET_MAX_CAP;
+	struct ecp_ivset s;
+	struct ecp_iv *st;
+
+	st = kunit_kcalloc(test, cap, sizeof(*st), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, st);
+	ecp_ivset_init_on(&s, st, cap);
+	ecp_ivset_reset(&s, 100);
+	for (i = cap; i > 0; i--)
+		KUNIT_EXPECT_EQ(test, ecp_ivset_insert(&s, 100 + 10 * i,
+						       100 + 10 * i + 4,
+						       NULL, NULL), 4);
+	KUNIT_EXPECT_EQ(test, ecp_ivset_count(&s), cap);
+	KUNIT_EXPECT_EQ(test, ecp_ivset_insert(&s, 105, 106, NULL, NULL),
+			-ENOSPC);
+	for (i = 0; i < cap; i++) {
+		KUNIT_EXPECT_EQ(test, ecp_ivset_at(&s, i).start,
+				100 + 10 * (i + 1));
+		KUNIT_EXPECT_EQ(test, ecp_ivset_at(&s, i).end,
+				100 + 10 * (i + 1) + 4);
+	}
+	/* Touching an interval needs no slot, even when full. */
+	KUNIT_EXPECT_EQ(test, ecp_ivset_insert(&s, 100 + 10 * cap + 4,
+					       100 + 10 * cap + 9, NULL, NULL),
+			5);
+	KUNIT_EXPECT_EQ(test, ecp_ivset_insert(&s, 100, 100 + 10 * cap + 9,
+					       NULL, NULL), 6 * cap + 4);
+	KUNIT_EXPECT_EQ(test, ecp_ivset_count(&s), 0);
+	KUNIT_EXPECT_EQ(test, ecp_ivset_low(&s), 100 + 10 * cap + 9);
 }
 
 struct ecp_ivset_src {
@@ -468,6 +505,7 @@ static struct kunit_case ecp_ivset_test_cases[] = {
 	KUNIT_CASE_PARAM(ecp_ivset_case_test, ecp_ivset_gen_params),
 	KUNIT_CASE(ecp_ivset_init_test),
 	KUNIT_CASE(ecp_ivset_fill_reset_test),
+	KUNIT_CASE(ecp_ivset_init_on_test),
 	KUNIT_CASE(ecp_ivset_min_low_test),
 	KUNIT_CASE_PARAM(ecp_ivset_random_test, ecp_ivset_rand_gen_params),
 	{}

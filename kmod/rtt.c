@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * RFC 6298 §2 in microseconds: SRTT and RTTVAR with gains 1/8 and 1/4,
- * RTO = SRTT + max(G, 4 * RTTVAR) with G one jiffy, the clock's
- * granularity.
+ * RTO = SRTT + max(G, 4 * RTTVAR) with G one jiffy, the granularity of
+ * the timer that fires it.
  */
 #include <linux/export.h>
 #include <linux/minmax.h>
@@ -10,25 +10,25 @@
 
 #include "rtt.h"
 
-void ecp_rtt_acked(struct ecp_rtt *r, u64 acked, unsigned long now)
+bool ecp_rtt_acked(struct ecp_rtt *r, u64 acked, u64 now_us)
 {
 	u32 m, delta;
 
 	if (!r->timing || acked < r->end)
-		return;
+		return false;
 	r->timing = false;
-	m = jiffies_to_usecs(min_t(unsigned long, now - r->start,
-				   2 * ECP_RTO_MAX));
-	/* A sample below the clock's granularity still counts as one. */
+	m = min_t(u64, now_us - r->start_us, jiffies_to_usecs(2 * ECP_RTO_MAX));
+	/* Within a microsecond still counts as one: 0 means no sample. */
 	m = max_t(u32, m, 1);
 	if (!r->srtt_us) {
 		r->srtt_us = m;
 		r->rttvar_us = m / 2;
-		return;
+		return true;
 	}
 	delta = r->srtt_us > m ? r->srtt_us - m : m - r->srtt_us;
 	r->rttvar_us = (3 * (u64)r->rttvar_us + delta) / 4;
 	r->srtt_us = (7 * (u64)r->srtt_us + m) / 8;
+	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_rtt_acked);
 

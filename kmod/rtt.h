@@ -7,7 +7,11 @@
  *
  * One segment at a time is timed (no timestamps option towards the client), and
  * a timing is abandoned as soon as anything is re-sent (Karn): the ack of
- * a re-sent byte does not tell which copy it answers.
+ * a re-sent byte does not tell which copy it answers.  Times are the
+ * monotonic clock in microseconds (the caller's tcp_clock_us()), not
+ * jiffies: a rack's round trip of tens of microseconds reads as itself,
+ * where a jiffy (4 ms at HZ=250) would round it to 0 or a tick.  The RTO
+ * is still armed in jiffies, on the connection's timer.
  *
  * Locking: under the connection's spinlock; the functions are pure
  * arithmetic on the times they are given.
@@ -26,17 +30,17 @@ struct ecp_rtt {
 	u32 srtt_us;		/* smoothed round trip; 0: no sample yet */
 	u32 rttvar_us;
 	u64 end;		/* the timed segment ends at this offset */
-	unsigned long start;	/* when it was sent */
+	u64 start_us;		/* when it was sent */
 	bool timing;
 };
 
-/* A segment ending at offset @end was sent at @now; time it if idle. */
-static inline void ecp_rtt_sent(struct ecp_rtt *r, u64 end, unsigned long now)
+/* A segment ending at offset @end was sent at @now_us; time it if idle. */
+static inline void ecp_rtt_sent(struct ecp_rtt *r, u64 end, u64 now_us)
 {
 	if (r->timing)
 		return;
 	r->end = end;
-	r->start = now;
+	r->start_us = now_us;
 	r->timing = true;
 }
 
@@ -46,8 +50,11 @@ static inline void ecp_rtt_resent(struct ecp_rtt *r)
 	r->timing = false;
 }
 
-/* The client acknowledged up to offset @acked at @now. */
-void ecp_rtt_acked(struct ecp_rtt *r, u64 acked, unsigned long now);
+/*
+ * The client acknowledged up to offset @acked at @now_us.  Returns true
+ * if that gave a sample (srtt_us changed).
+ */
+bool ecp_rtt_acked(struct ecp_rtt *r, u64 acked, u64 now_us);
 
 /* The RTO in jiffies, in [ECP_RTO_MIN, ECP_RTO_MAX]. */
 unsigned long ecp_rtt_rto(const struct ecp_rtt *r);

@@ -43,6 +43,7 @@
 #include <net/netlink.h>
 
 #include "gf.h"
+#include "ivset.h"
 #include "stats.h"
 
 struct ecp_net;
@@ -90,7 +91,7 @@ struct ecp_task {
 	struct ecp_row *row;		/* nrow of them */
 	u32 buffer_size;		/* per row, exposed to the sources */
 	u32 headroom;			/* per row, allocated beyond it */
-	u8 *buffer;			/* nrow rings, ecp_task_ring() */
+	u8 *buffer;			/* rings and records, ecp_task_mem() */
 	size_t mem;			/* charged to the namespace */
 	u32 handshake_ms;
 	u32 idle_ms;
@@ -99,6 +100,7 @@ struct ecp_task {
 	/* mutable */
 	u64 rate;			/* bytes/s of all outputs, 0: no cap */
 	u64 rate_measured;		/* bytes/s, see ecp_conn_measure() */
+	u32 rtt_measured;		/* us, see ecp_conn_out_acked() */
 	bool dead;			/* unpublished; READ_ONCE */
 	spinlock_t lock;		/* for the data path's use */
 	u8 conn_state;			/* enum ecproxy_conn_state, WRITE_ONCE */
@@ -134,6 +136,49 @@ static inline size_t ecp_task_ring_size(const struct ecp_task *t)
 static inline u8 *ecp_task_ring(const struct ecp_task *t, unsigned int r)
 {
 	return t->buffer + r * ecp_task_ring_size(t);
+}
+
+/*
+ * How many byte ranges a source may hold beyond its first hole
+ * (ivset.h): as many as a ring of full-sized Ethernet segments (1460
+ * bytes), every other one lost, would make, so that a source never has
+ * in-window data refused for want of a record; at least
+ * ECP_IVSET_MIN_CAP, at most ECP_IVSET_MAX_CAP.
+ */
+static inline u32 ecp_task_holes(u32 buffer_size)
+{
+	size_t ring = (size_t)buffer_size + ecp_task_headroom(buffer_size);
+
+	return clamp_t(size_t, ring / (2 * 1460), ECP_IVSET_MIN_CAP,
+		       ECP_IVSET_MAX_CAP);
+}
+
+/* Where the records of the sources start: after the rings, aligned. */
+static inline size_t ecp_task_records_off(u32 buffer_size, unsigned int nrow)
+{
+	return ALIGN(((size_t)buffer_size + ecp_task_headroom(buffer_size)) *
+		     nrow, sizeof(u64));
+}
+
+/*
+ * The memory a task reserves up front and charges to its namespace: the
+ * rings of its rows, then the interval records of its k sources, so that
+ * a connection, set up in softirq, never lacks memory.
+ */
+static inline size_t ecp_task_mem(u32 buffer_size, unsigned int nrow,
+				  unsigned int k)
+{
+	return ecp_task_records_off(buffer_size, nrow) +
+	       (size_t)k * ecp_task_holes(buffer_size) * sizeof(struct ecp_iv);
+}
+
+/* Source i's interval records, ecp_task_holes() of them. */
+static inline struct ecp_iv *ecp_task_records(const struct ecp_task *t,
+					      unsigned int i)
+{
+	return (struct ecp_iv *)(t->buffer +
+				 ecp_task_records_off(t->buffer_size, t->nrow)) +
+	       (size_t)i * ecp_task_holes(t->buffer_size);
 }
 
 /*

@@ -256,7 +256,8 @@ static int ecp_put_task_stats(struct sk_buff *skb, const struct ecp_task *t)
 	    (tgt >= 0 &&
 	     nla_put_u8(skb, ECPROXY_A_STATS_LAST_ERROR_TARGET, tgt)) ||
 	    nla_put_u64_64bit(skb, ECPROXY_A_STATS_RATE,
-			      READ_ONCE(t->rate_measured), ECPROXY_A_STATS_PAD))
+			      READ_ONCE(t->rate_measured), ECPROXY_A_STATS_PAD) ||
+	    nla_put_u32(skb, ECPROXY_A_STATS_RTT, READ_ONCE(t->rtt_measured)))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;

@@ -26,6 +26,9 @@ static unsigned int ecp_tcp_optlen(const struct ecp_tcp_hdr *h)
 			optlen += TCPOLEN_WSCALE_ALIGNED;
 		if (h->sack_ok)
 			optlen += TCPOLEN_SACKPERM_ALIGNED;
+	} else if (h->nsack) {
+		optlen += TCPOLEN_SACK_BASE_ALIGNED +
+			  h->nsack * TCPOLEN_SACK_PERBLOCK;
 	}
 	return optlen;
 }
@@ -62,6 +65,18 @@ static void ecp_tcp_headers(struct sk_buff *skb, const struct ecp_tcp_hdr *h,
 	if ((h->flags & TCPHDR_SYN) && h->sack_ok)
 		*opt++ = htonl((TCPOPT_NOP << 24) | (TCPOPT_NOP << 16) |
 			       (TCPOPT_SACK_PERM << 8) | TCPOLEN_SACK_PERM);
+	if (!(h->flags & TCPHDR_SYN) && h->nsack) {
+		unsigned int i;
+
+		*opt++ = htonl((TCPOPT_NOP << 24) | (TCPOPT_NOP << 16) |
+			       (TCPOPT_SACK << 8) |
+			       (TCPOLEN_SACK_BASE +
+				h->nsack * TCPOLEN_SACK_PERBLOCK));
+		for (i = 0; i < h->nsack; i++) {
+			*opt++ = htonl(h->sack[i].start_seq);
+			*opt++ = htonl(h->sack[i].end_seq);
+		}
+	}
 	skb->len += paged;
 	skb->data_len += paged;
 

@@ -16,6 +16,9 @@
 
 struct net;
 
+/* SACK blocks that fit in a header beside nothing else (4 * 8 + 4 bytes). */
+#define ECP_TCP_SACK_MAX	4
+
 /* One TCP segment's addressing and header fields, host byte order. */
 struct ecp_tcp_hdr {
 	__be32 saddr;
@@ -29,6 +32,8 @@ struct ecp_tcp_hdr {
 	u16 mss;	/* SYN only: MSS option if non-zero */
 	s8 wscale;	/* SYN only: window scale option if >= 0 */
 	bool sack_ok;	/* SYN only: SACK-permitted option */
+	u8 nsack;	/* not on a SYN: SACK blocks (RFC 2018), 0..4 */
+	struct tcp_sack_block sack[ECP_TCP_SACK_MAX];
 };
 
 /*

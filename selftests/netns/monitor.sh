@@ -156,7 +156,8 @@ tap_check "text: task 3 failed, the client reset it" \
 tap_check "change when idle: buffer 64k, idle timeout 5 s" \
 	ecin $S task change id 3 buffer 64k timeout idle 5000
 tap_expect_jq "the change is applied" \
-	'.[0].buffer == 65536 and .[0].memory == 131072 and .[0].timeouts.idle == 5000' ecq $S -j task show id 3
+	'.[0].buffer == 65536 and .[0].memory == 131072 + 3 * 44 * 16 and .[0].timeouts.idle == 5000' \
+	ecq $S -j task show id 3
 tap_check "text: task 3 changed" wait_for 10 mon_has "$tmp/mon.txt" '^task 3 changed$'
 
 # fetch3 DESC: A fetches through task 3, byte-exact; sources stopped and

@@ -4,7 +4,8 @@
 # Loss recovery towards the client, with A's SACK on (Linux's default) and
 # off (net.ipv4.tcp_sack=0 in A): one reconstruction (RS(3,2)) per fault
 # on A's link, byte-exact each time, and the counters that prove how the
-# losses were repaired:
+# losses were repaired; then the same from the sources' side, where S is
+# the receiver, with the sources' SACK on and off:
 #
 #   random loss 2%          fast recoveries, segments re-sent
 #   burst loss (gemodel)    the same, bursts of three or four packets
@@ -14,10 +15,16 @@
 #   shallow queue, 200 ms   slow start overshoots a 32 KiB queue in front
 #                           of A: with SACK every hole of the burst goes in
 #                           one round trip, several per recovery
+#   loss, bursts and        from source B1: S prompts B1 with duplicate
+#   reordering from B1      ACKs, with SACK blocks of what it holds when B1
+#                           negotiated SACK (none when not), and never
+#                           refuses a segment for want of a hole record
+#                           (overflow 0); B1's own TCP_INFO (ecp-srv -T)
+#                           says what it negotiated and that it resent
 #
 # Offloads stay on: S's GSO packets are dropped whole by netem, 44
-# segments at a time, as a full switch queue drops a burst.  A is
-# ecp-cli, which reports what its connection negotiated from TCP_INFO, the
+# segments at a time, as a full switch queue drops a burst.  The sources
+# are ecp-srv, A is ecp-cli, which reports what its connection negotiated from TCP_INFO, the
 # data ss -ti prints (Debian 12's ss leaves out the sack and ts flags).
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
@@ -40,6 +47,11 @@ a_link() {
 }
 
 EC_CLIENT=prog
+# The sources are ecp-srv, whose log says what each connection
+# negotiated and how often it resent (-T).
+EC_SERVER=prog
+EC_SRVLOG=$tmp/served
+EC_SRV_ARGS=-T
 
 id=0
 # case_run NAME MIB CHECK: rebuild a MIB MiB fragment under the fault in
@@ -58,10 +70,13 @@ case_run() {
 	neg=$(grep '^tcp sack' "$tmp/$id/err")
 	echo "# A negotiated: $neg"
 	ec_verify "$name: byte-exact" $id
+	# B1 logs once S acked everything it sent (ecp-srv -T).
+	wait_for 10 test -s "$EC_SRVLOG.1.$((8000 + id))"
 	ec_stop_servers
 	wait_for 10 ec_conn_idle $id
 	ecin $S task show id $id -s >&2
-	got=$(ec_stats $id ".stats | {resent, recoveries, timeouts}
+	got=$(ec_stats $id ".stats | {resent, recoveries, timeouts, prompts, sacks,
+		overflow, rtt_us}
 		| to_entries | map(\"\(.key) \(.value)\") | join(\", \")")
 	echo "# $name: $el ms, $got"
 	if [ "$(ec_stats $id ".stats | ($check)")" = true ]; then
@@ -103,12 +118,65 @@ for sack in 1 0; do
 	pp ip netns exec $S tc qdisc replace dev to-a1 root \
 		tbf rate 20mbit burst 16384 limit 32768
 	if [ $sack = 1 ]; then
+		# The round trip S measured is the path's, 200 ms and the
+		# queue's few: timed in microseconds, not jiffies.
 		case_run "SACK on, 200 ms, shallow queue" 4 \
-			'.conns_done == 1 and .recoveries > 0 and .resent > 2 * (.recoveries + .timeouts)'
+			'.conns_done == 1 and .recoveries > 0 and .resent > 2 * (.recoveries + .timeouts)
+			 and .rtt_us >= 200000 and .rtt_us < 1000000'
 	else
 		case_run "SACK off, 200 ms, shallow queue" 4 '.conns_done == 1'
 	fi
 	pp topo_uncap 1
+done
+
+# b_link SPEC...: netem on B1's end of its link (the data B1 sends S).
+b_link() {
+	ip netns exec ${B}1 tc qdisc replace dev to-s root netem "$@"
+}
+
+# src_check NAME SACK RETRANS: B1's connection of the last case
+# negotiated SACK (1 or 0), no timestamps, scaling, and resent at least
+# RETRANS times.
+src_check() {
+	local line
+	line=$(cat "$EC_SRVLOG.1.$((8000 + id))" 2>/dev/null)
+	echo "# B1: $line"
+	case "$line" in
+	"served "*" tcp sack $2 ts 0 wscale "[0-9]*,[1-9]*" retrans "*)
+		if [ "${line##* retrans }" -ge "$3" ]; then
+			tap_ok "$1: B1 negotiated SACK $2, resent ${line##* retrans } times"
+			return
+		fi ;;
+	esac
+	tap_fail "$1: B1 negotiated SACK $2, resent at least $3 times" "$line"
+}
+
+for sack in 1 0; do
+	for i in 1 2 3; do
+		pp ip netns exec ${B}$i sysctl -qw net.ipv4.tcp_sack=$sack
+	done
+	on=$([ $sack = 1 ] && echo on || echo off)
+	# With SACK, B1 is told what S holds (sacks); never otherwise.
+	told="(.sacks > 0) == ($sack == 1)"
+
+	b_link loss 3% limit 100000
+	case_run "sources' SACK $on, 3% loss from B1" 2 \
+		".conns_done == 1 and .prompts > 0 and .overflow == 0 and $told"
+	src_check "sources' SACK $on, 3% loss" $sack 1
+
+	# A source that loses many segments of one window.
+	b_link loss gemodel 3% 30% limit 100000
+	case_run "sources' SACK $on, burst loss from B1" 2 \
+		".conns_done == 1 and .overflow == 0 and $told"
+	src_check "sources' SACK $on, burst loss" $sack 1
+
+	# Half of B1's segments 10 ms early: holes far beyond three
+	# segments, each held in B1's record until the rest arrives.
+	b_link delay 10ms reorder 50% limit 100000
+	case_run "sources' SACK $on, reordering from B1" 2 \
+		".conns_done == 1 and .overflow == 0 and $told"
+	src_check "sources' SACK $on, reordering" $sack 0
+	ip netns exec ${B}1 tc qdisc del dev to-s root
 done
 
 tap_done

@@ -104,6 +104,7 @@ static const struct {
 	{ ECPROXY_A_STATS_WINDOW_PROBES, "window_probes" },
 	{ ECPROXY_A_STATS_RECOVERIES, "recoveries" },
 	{ ECPROXY_A_STATS_TIMEOUTS, "timeouts" },
+	{ ECPROXY_A_STATS_SACKS, "sacks" },
 };
 
 static json_object *u64_json(const struct nlattr *a)
@@ -158,6 +159,9 @@ json_object *ecctl_fmt_stats(const struct nlattr *nest)
 			mnl_attr_get_u8(tb[ECPROXY_A_STATS_LAST_ERROR_TARGET])));
 	if (tb[ECPROXY_A_STATS_RATE])
 		json_object_object_add(o, "rate", u64_json(tb[ECPROXY_A_STATS_RATE]));
+	if (tb[ECPROXY_A_STATS_RTT])
+		json_object_object_add(o, "rtt_us", json_object_new_int64(
+			mnl_attr_get_u32(tb[ECPROXY_A_STATS_RTT])));
 	return o;
 }
 
@@ -353,9 +357,9 @@ void ecctl_fmt_stats_text(json_object *st, const char *in)
 	       num(st, "segs_applied"), num(st, "dups_skipped"), num(st, "resent"),
 	       num(st, "recoveries"), num(st, "timeouts"));
 	printf("%swindow-clamps %" PRId64 " peak-buffer %" PRId64 " overflow %" PRId64
-	       " prompts %" PRId64 "\n",
+	       " prompts %" PRId64 " sacks %" PRId64 "\n",
 	       in, num(st, "window_clamps"), num(st, "peak_buffer"), num(st, "overflow"),
-	       num(st, "prompts"));
+	       num(st, "prompts"), num(st, "sacks"));
 	printf("%spmtu-updates %" PRId64 " time-wait-resets %" PRId64
 	       " window-probes %" PRId64,
 	       in, num(st, "pmtu_updates"), num(st, "time_wait_resets"),
@@ -364,6 +368,9 @@ void ecctl_fmt_stats_text(json_object *st, const char *in)
 	if (json_object_object_get_ex(st, "rate", &v))
 		printf(" measured-rate %s",
 		       ecctl_fmt_rate((uint64_t)json_object_get_int64(v), rate, sizeof(rate)));
+	/* And the round trip it measured to its output, once it has one. */
+	if (json_object_object_get_ex(st, "rtt_us", &v) && json_object_get_int64(v))
+		printf(" rtt %.3fms", json_object_get_int64(v) / 1000.0);
 	printf("\n");
 	if (json_object_object_get_ex(st, "drops", &drops)) {
 		printf("%sdrops", in);

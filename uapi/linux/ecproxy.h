@@ -361,7 +361,8 @@
  *    OVERFLOW: segments of a source that were dropped because they did
  *              not fit: beyond the offered window and the headroom, or
  *              needing an interval beyond what the source's interval set
- *              holds (the source sends them again).
+ *              holds (a ring of full segments with every other one lost;
+ *              the source sends them again, prompted by a duplicate ACK).
  *    CONNS: client connections accepted.
  *    CONNS_DONE: connections that delivered every byte and closed.
  *    CONNS_FAILED: connections reset or timed out.
@@ -377,6 +378,9 @@
  *    PROMPTS: duplicate ACKs S sent a source that had a hole at the
  *             offset the client acknowledged, so that its fast
  *             retransmit resends the hole instead of waiting for its RTO.
+ *    SACKS: ACKs to a source that negotiated SACK carrying SACK blocks:
+ *           what S holds beyond its hole, so that it re-sends every hole
+ *           of a window in one round trip.
  *    DROPS: NLA_NESTED, one NLA_U64 per reason, the attribute type being
  *           the reason (enum ecproxy_drop_reason): packets of a task
  *           that were invalid and dropped.
@@ -391,6 +395,10 @@
  *    LAST_ERROR_TARGET: NLA_U8, likewise for a target (DEST).
  *    RATE: NLA_U64, bytes/s the task sent: over the last four seconds while a
  *          connection or run is under way, its average once it ended.
+ *    RTT: NLA_U32, microseconds: the smoothed round trip S measured to
+ *         its output (the slowest of its targets) in the current or last
+ *         connection or run, timed on the monotonic clock (RFC 6298); 0
+ *         before the first sample.
  *
  * Unknown attributes in replies must be ignored: later versions add more.
  */
@@ -536,6 +544,8 @@ enum ecproxy_stats_attr {
 	ECPROXY_A_STATS_LAST_ERROR_TARGET,
 	ECPROXY_A_STATS_RECOVERIES,
 	ECPROXY_A_STATS_TIMEOUTS,
+	ECPROXY_A_STATS_SACKS,
+	ECPROXY_A_STATS_RTT,
 	__ECPROXY_A_STATS_MAX
 };
 #define ECPROXY_A_STATS_MAX (__ECPROXY_A_STATS_MAX - 1)

@@ -4,6 +4,7 @@
 #define ECP_PROGS_COMMON_H
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -70,6 +71,27 @@ static inline int set_fast_keepalive(int fd)
 	       setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &intvl,
 			  sizeof(intvl)) ||
 	       setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &cnt, sizeof(cnt));
+}
+
+/*
+ * What socket @s negotiated and how often it retransmitted, from
+ * TCP_INFO (what ss -ti reads; Debian 12's ss does not print the SACK
+ * and timestamp flags): "tcp sack 0|1 ts 0|1 wscale SND,RCV retrans N"
+ * into @buf.  Returns 0 or -1 with errno set.
+ */
+static inline int tcp_info_line(int s, char *buf, size_t size)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	if (getsockopt(s, IPPROTO_TCP, TCP_INFO, &ti, &len))
+		return -1;
+	snprintf(buf, size, "tcp sack %d ts %d wscale %d,%d retrans %u",
+		 !!(ti.tcpi_options & TCPI_OPT_SACK),
+		 !!(ti.tcpi_options & TCPI_OPT_TIMESTAMPS),
+		 ti.tcpi_snd_wscale, ti.tcpi_rcv_wscale,
+		 ti.tcpi_total_retrans);
+	return 0;
 }
 
 #endif

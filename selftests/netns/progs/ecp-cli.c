@@ -15,9 +15,8 @@
  * a client that stops reading, whose window closes.  -b sets the receive
  * buffer (SO_RCVBUF) before connecting, so that it closes sooner.  What
  * arrives goes to OUT or to stdout.  At the server's FIN, stderr gets what
- * the connection negotiated, from TCP_INFO (what ss -ti reads; Debian 12's
- * ss does not print the SACK and timestamp flags): "tcp sack 0|1 ts 0|1
- * wscale SND,RCV"; the last line on stderr is "bytes N seconds S", S
+ * the connection negotiated, from TCP_INFO (tcp_info_line()): "tcp sack
+ * 0|1 ts 0|1 wscale SND,RCV retrans N"; the last line on stderr is "bytes N seconds S", S
  * measured from before connect() to the server's FIN.  Exits 1 if the
  * connection fails (saying after how long) or is reset.
  */
@@ -61,17 +60,12 @@ static int send_file(int s, const char *path)
 /* What the connection negotiated (see above). */
 static void print_tcp_info(int s)
 {
-	struct tcp_info ti;
-	socklen_t len = sizeof(ti);
+	char line[128];
 
-	if (getsockopt(s, IPPROTO_TCP, TCP_INFO, &ti, &len)) {
+	if (tcp_info_line(s, line, sizeof(line)))
 		perror("ecp-cli: TCP_INFO");
-		return;
-	}
-	fprintf(stderr, "tcp sack %d ts %d wscale %d,%d\n",
-		!!(ti.tcpi_options & TCPI_OPT_SACK),
-		!!(ti.tcpi_options & TCPI_OPT_TIMESTAMPS),
-		ti.tcpi_snd_wscale, ti.tcpi_rcv_wscale);
+	else
+		fprintf(stderr, "%s\n", line);
 }
 
 static double now(void)

@@ -5,10 +5,12 @@
  * process) read a request of exactly REQLEN bytes if asked to, stream FILE
  * and close.
  *
- *   ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] [-K] PORT FILE
+ *   ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] [-K] [-T] PORT FILE
  *
  * -L appends "served BYTES" (or "failed BYTES") to LOG for every
- * connection, so that a test can count how often a survivor was read.
+ * connection, so that a test can count how often a survivor was read;
+ * with -T, followed by what the connection negotiated and how often it
+ * retransmitted (tcp_info_line()), once everything it sent was acked.
  * -R writes the request received to REQFILE, so that a test can check that
  * every source got A's request.  -K sends keepalives after 1 s idle
  * (set_fast_keepalive()).  A connection whose request is short (EOF
@@ -22,7 +24,9 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <linux/sockios.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -62,8 +66,25 @@ out:
 	return ret;
 }
 
+/*
+ * The connection's TCP_INFO once the peer acked everything (SIOCOUTQ at
+ * 0, or 60 s), so that its retransmissions are all counted.
+ */
+static void sent_info(int s, char *info, size_t size)
+{
+	int i, queued = 0;
+
+	for (i = 0; i < 6000; i++) {
+		if (ioctl(s, SIOCOUTQ, &queued) || !queued)
+			break;
+		usleep(10000);
+	}
+	if (tcp_info_line(s, info, size))
+		snprintf(info, size, "tcp info: %s", strerror(errno));
+}
+
 static int serve(int s, const char *file, size_t reqlen, const char *reqfile,
-		 size_t *sent)
+		 size_t *sent, char *info, size_t infolen)
 {
 	static char buf[1 << 16];
 	int fd;
@@ -93,19 +114,22 @@ static int serve(int s, const char *file, size_t reqlen, const char *reqfile,
 		*sent += n;
 	}
 	close(fd);
+	if (info)
+		sent_info(s, info, infolen);
 	return close(s) ? 1 : 0;
 }
 
 /* One line per connection; O_APPEND keeps the children's lines whole. */
-static void log_conn(const char *log, int ret, size_t sent)
+static void log_conn(const char *log, int ret, size_t sent, const char *info)
 {
-	char line[64];
+	char line[192];
 	int fd, n;
 
 	if (!log)
 		return;
 	fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-	n = snprintf(line, sizeof(line), "%s %zu\n", ret ? "failed" : "served", sent);
+	n = snprintf(line, sizeof(line), "%s %zu%s%s\n", ret ? "failed" : "served",
+		     sent, *info ? " " : "", info);
 	if (fd < 0 || write_all(fd, line, n))
 		perror(log);
 	if (fd >= 0)
@@ -115,7 +139,7 @@ static void log_conn(const char *log, int ret, size_t sent)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] [-K] PORT FILE\n");
+		"usage: ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] [-K] [-T] PORT FILE\n");
 	exit(2);
 }
 
@@ -124,9 +148,9 @@ int main(int argc, char **argv)
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	const char *reqfile = NULL, *log = NULL;
 	size_t reqlen = 0;
-	int ls, opt, one = 1, keepalive = 0;
+	int ls, opt, one = 1, keepalive = 0, info = 0;
 
-	while ((opt = getopt(argc, argv, "r:R:L:4:K")) != -1) {
+	while ((opt = getopt(argc, argv, "r:R:L:4:KT")) != -1) {
 		switch (opt) {
 		case 'r':
 			if (parse_size(optarg, &reqlen))
@@ -140,6 +164,9 @@ int main(int argc, char **argv)
 			break;
 		case 'K':
 			keepalive = 1;
+			break;
+		case 'T':
+			info = 1;
 			break;
 		case '4':
 			if (inet_pton(AF_INET, optarg, &sin.sin_addr) != 1)
@@ -176,12 +203,14 @@ int main(int argc, char **argv)
 			close(s);
 			break;
 		case 0: {
+			char line[128] = "";
 			size_t sent = 0;
 			int ret;
 
 			close(ls);
-			ret = serve(s, argv[optind + 1], reqlen, reqfile, &sent);
-			log_conn(log, ret, sent);
+			ret = serve(s, argv[optind + 1], reqlen, reqfile, &sent,
+				    info ? line : NULL, sizeof(line));
+			log_conn(log, ret, sent, line);
 			_exit(ret);
 		}
 		default:
