@@ -70,20 +70,22 @@ fi
 # The debug kernel (KASAN, lockdep, kmemleak) gets what its checkers are
 # for: netlink parsing and races (genl, nlfuzz, task), connections torn
 # down under traffic (faults, fallback), the READ and WRITE modes' own
-# paths (coding_read, coding_write), and the outputs' loss recovery
-# (recon_sack: the scoreboards' memory).  The stock kernel gets the rest: the
+# paths (coding_read, coding_write; the latter's loss case runs the
+# outputs' scoreboards, faults' loss from a source the SACK blocks S sends
+# it, and KUnit ecproxy_sack the scoreboard itself).  The stock kernel gets the rest: the
 # timing tests (coding_rate, recon_ebsn, router_conns' hundreds of
 # back-to-back reconstructions within TIME-WAIT's minute, which took 18
 # minutes in a loaded debug lane and outlasted it), the big matrices
-# (recon_*, coding_targets, 64 concurrent tasks, 64 MiB), and the fault
+# (recon_*, coding_targets, 64 concurrent tasks, 64 MiB), loss recovery
+# both ways with SACK on and off (recon_sack), and the fault
 # suites hostile.sh and recon_faults.sh, which take half an hour each on
 # the debug kernel under TCG (run them there by hand:
 # selftests/vm/run --kernel debug -- selftests/netns/run.sh selftests/netns/hostile.sh).
-# coding_write.sh and recon_sack.sh fill a second debug lane.  The stock lane is
+# coding_write.sh fills a second debug lane.  The stock lane is
 # full (it ran out of its VM's hour on a slow machine with router_conns
 # in it): router_conns.sh runs on the stock kernel after netns-debug-write.
 debug_files=" genl.sh nlfuzz.sh task.sh faults.sh fallback.sh coding_read.sh "
-debug_write_files=" coding_write.sh recon_sack.sh "
+debug_write_files=" coding_write.sh "
 debian_late_files=" router_conns.sh "
 netns_debian=()
 netns_debian_late=()

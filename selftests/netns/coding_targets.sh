@@ -62,11 +62,14 @@ case_run() {
 	ec_stop_servers
 }
 
-# --- r = 1..m, RS(6,3) and RS(12,4), data and parity ----------------------
-# Fragments of 64 KiB + 5, so that the block is no multiple of k.
+# --- r = 1, 2 and 4 rows, data and parity ----------------------------------
+# Fragments of 64 KiB + 5, so that the block is no multiple of k.  r = 3
+# is the striped block's (lost 1,4,7) and the loss case's (lost 0,5,7)
+# below.  The profile and the lost fragments only change the
+# coefficients, which ecctl computes and the tools' oracle tests check for
+# every loss pattern; the kernel sees r rows of k coefficients.
 id=1
-for c in "isal-cauchy 6 3 2" "isal-cauchy 6 3 1,7" "isal-cauchy 6 3 0,4,8" \
-	"jerasure-rs 12 4 11" "jerasure-rs 12 4 3,13" "jerasure-rs 12 4 0,5,14" \
+for c in "isal-cauchy 6 3 2" "isal-cauchy 6 3 1,7" \
 	"jerasure-rs 12 4 2,7,12,15"; do
 	read -r profile k m lost <<< "$c"
 	r=$(echo "$lost" | tr ',' '\n' | wc -l)

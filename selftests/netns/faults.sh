@@ -77,16 +77,13 @@ client_gone() {
 rebuild "clean run, 1 MiB fragment" 1
 
 if [ $have_netem = 1 ]; then
-	# Loss from one source: the others run ahead into their EBSN edge,
-	# A acks up to the hole, and S's duplicate ACKs make B1 resend it.
+	# Loss from one source without prompts: B1 recovers at its RTO
+	# (with prompts, and SACK, in recon_sack.sh on this kernel).
 	pp ip netns exec ${B}1 tc qdisc add dev to-s root netem loss 5%
-	rebuild "5% loss from B1" 2
-	ec_reported 2 'prompts [1-9]' "5% loss from B1: S prompted B1 with duplicate ACKs"
-	# The same without prompts: B1 recovers at its RTO (for comparison).
 	echo N > /sys/module/ecproxy/parameters/prompt_sources
 	rebuild "5% loss from B1, prompting off" 3
 	echo Y > /sys/module/ecproxy/parameters/prompt_sources
-	ec_reported 3 'prompts 0$' "5% loss from B1, prompting off: no prompts"
+	ec_reported 3 'prompts 0 ' "5% loss from B1, prompting off: no prompts"
 	pp ip netns exec ${B}1 tc qdisc del dev to-s root
 
 	# A source's link dies: after the idle timeout (2 s), A and the
@@ -122,8 +119,7 @@ if [ $have_netem = 1 ]; then
 	ec_stop_servers
 	ecin $S task del id 11 >&2
 else
-	for d in "5% loss from B1" "5% loss from B1: prompted" \
-		 "5% loss from B1, prompting off" "prompting off: no prompts" \
+	for d in "5% loss from B1, prompting off" "prompting off: no prompts" \
 		 "source link cut" "client link cut"; do
 		tap_skip "$d" "no netem"
 	done
