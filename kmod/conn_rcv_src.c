@@ -88,14 +88,20 @@ static bool ecp_conn_rcv_src_stale(struct ecp_conn *c, struct ecp_conn_src *s,
  * with a duplicate ACK per segment at once, up to the three that make s
  * fast-retransmit (a GRO'd skb is one prompt short of many segments, and
  * s without SACK counts duplicates), one that fills a hole or repeats old
- * bytes with an ACK at once, others every two segments.
+ * bytes with an ACK at once, one that reaches the window S gave s (within
+ * a segment of its edge: s can send nothing more until acked) too, others
+ * every two segments.  Held back until the timer's tick (50 ms), the last
+ * ACK of a window made s with SACK send a tail loss probe (after two round
+ * trips), a duplicate, for every window.
  */
 static void ecp_conn_send_ack_src_data(struct ecp_conn *c,
 				       struct ecp_conn_src *s,
 				       struct sk_buff_head *q, u64 off, u32 len,
 				       s64 n, bool holes, unsigned int segs)
 {
+	u8 ws = min_t(u8, s->ws_out, ECP_EBSN_MAX_WSCALE);
 	u64 ack = ecp_conn_src_ack_off(s);
+	u64 edge = s->last_ack_off + ((u64)s->last_win << ws);
 
 	if (off > ack)
 		s->recent = off;
@@ -108,7 +114,8 @@ static void ecp_conn_send_ack_src_data(struct ecp_conn *c,
 		ecp_conn_send_ack_src_always(c, s, q);
 	else
 		ecp_conn_send_ack_src(c, s, q, holes || n < len ||
-				      ecp_ivset_count(&s->iv));
+				      ecp_ivset_count(&s->iv) ||
+				      off + len + s->mss > edge);
 }
 
 /*
