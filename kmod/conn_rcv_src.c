@@ -99,9 +99,7 @@ static void ecp_conn_send_ack_src_data(struct ecp_conn *c,
 				       struct sk_buff_head *q, u64 off, u32 len,
 				       s64 n, bool holes, unsigned int segs)
 {
-	u8 ws = min_t(u8, s->ws_out, ECP_EBSN_MAX_WSCALE);
 	u64 ack = ecp_conn_src_ack_off(s);
-	u64 edge = s->last_ack_off + ((u64)s->last_win << ws);
 
 	if (off > ack)
 		s->recent = off;
@@ -115,7 +113,7 @@ static void ecp_conn_send_ack_src_data(struct ecp_conn *c,
 	else
 		ecp_conn_send_ack_src(c, s, q, holes || n < len ||
 				      ecp_ivset_count(&s->iv) ||
-				      off + len + s->mss > edge);
+				      off + len + s->mss > ecp_conn_src_told_edge(s));
 }
 
 /*

@@ -104,18 +104,16 @@ static void ecp_conn_sack_src(struct ecp_conn *c,
 			      const struct ecp_conn_src *s,
 			      struct ecp_tcp_hdr *h)
 {
-	u32 n = ecp_ivset_count(&s->iv), i, first = n;
+	u32 n = ecp_ivset_count(&s->iv), i, first;
 
 	if (!s->sack_ok || !n)
 		return;
 	ecp_stats_inc(&c->t->stats, ECP_STAT_SACKS);
 
-	for (i = 0; i < n; i++) {
-		struct ecp_iv iv = ecp_ivset_at(&s->iv, i);
-
-		if (s->recent >= iv.start && s->recent < iv.end)
-			first = i;
-	}
+	/* The interval holding s->recent, if one does. */
+	first = ecp_ivset_search(&s->iv, s->recent + 1);
+	if (first < n && ecp_ivset_at(&s->iv, first).start > s->recent)
+		first = n;
 	if (first < n)
 		ecp_conn_sack_block(s, h, first);
 	for (i = n; i-- > 0 && h->nsack < ECP_TCP_SACK_MAX;)
@@ -501,8 +499,8 @@ void ecp_conn_send_win_src(struct ecp_conn *c, struct ecp_conn_src *s,
 	if (!s->synack || ecp_conn_src_closed(c, s) ||
 	    ecp_conn_src_fin_acked(s))
 		return;
-	if (s->last_ack_off + ((u64)s->last_win << ws) > ack)
-		told = s->last_ack_off + ((u64)s->last_win << ws) - ack;
+	if (ecp_conn_src_told_edge(s) > ack)
+		told = ecp_conn_src_told_edge(s) - ack;
 	room = (u64)ecp_conn_src_win(c, s, ack) << ws;
 	if (room > 2 * told)
 		ecp_conn_send_src_opt(c, s, q, ecp_conn_src_seq(c), TCPHDR_ACK,

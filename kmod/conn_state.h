@@ -315,6 +315,14 @@ static inline bool ecp_conn_src_fin_acked(const struct ecp_conn_src *s)
 	return s->fin && s->last_ack_off > s->fin_off;
 }
 
+/* The edge of the window S last gave s: what s may send up to. */
+static inline u64 ecp_conn_src_told_edge(const struct ecp_conn_src *s)
+{
+	u8 ws = min_t(u8, s->ws_out, ECP_EBSN_MAX_WSCALE);
+
+	return s->last_ack_off + ((u64)s->last_win << ws);
+}
+
 /*
  * Has s sent past a hole, and was the last ACK it got for the hole?  Then
  * a duplicate of that ACK tells it so (RFC 5681 §4.2).

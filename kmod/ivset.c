@@ -57,11 +57,26 @@ static void ecp_ivset_remove(struct ecp_ivset *s, u32 from, u32 to)
 	s->n -= to - from;
 }
 
+u32 ecp_ivset_search(const struct ecp_ivset *s, u64 off)
+{
+	u32 lo = 0, hi = s->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->iv[mid].end < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_ivset_search);
+
 s64 ecp_ivset_insert(struct ecp_ivset *s, u64 start, u64 end,
 		     ecp_ivset_fn fn, void *ctx)
 {
 	u64 pos, added = 0, mstart, mend;
-	u32 i, j, k, hi;
+	u32 i, j, k;
 
 	start = max(start, s->low);
 	if (start >= end)
@@ -69,16 +84,9 @@ s64 ecp_ivset_insert(struct ecp_ivset *s, u64 start, u64 end,
 
 	/*
 	 * Entries i..j-1 overlap or touch [start, end) and are merged with
-	 * it: the first with end >= start (the ends ascend: a binary search)
-	 * up to the last with start <= end.
+	 * it: the first with end >= start up to the last with start <= end.
 	 */
-	for (i = 0, hi = s->n; i < hi;) {
-		k = i + (hi - i) / 2;
-		if (s->iv[k].end < start)
-			i = k + 1;
-		else
-			hi = k;
-	}
+	i = ecp_ivset_search(s, start);
 	for (j = i; j < s->n && s->iv[j].start <= end; j++)
 		;
 

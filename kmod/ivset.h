@@ -102,6 +102,13 @@ static inline u32 ecp_ivset_count(const struct ecp_ivset *s)
 	return s->n;
 }
 
+/*
+ * The index of the first interval above the watermark that ends at or
+ * after @off, ecp_ivset_count() if none (a binary search: the ends
+ * ascend).
+ */
+u32 ecp_ivset_search(const struct ecp_ivset *s, u64 off);
+
 /* The @i-th interval above the watermark, in ascending order. */
 static inline struct ecp_iv ecp_ivset_at(const struct ecp_ivset *s, u32 i)
 {

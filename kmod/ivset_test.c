@@ -299,6 +299,12 @@ static void ecp_ivset_init_on_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, ecp_ivset_at(&s, i).end,
 				100 + 10 * (i + 1) + 4);
 	}
+	/* The first interval ending at or after an offset. */
+	KUNIT_EXPECT_EQ(test, ecp_ivset_search(&s, 105), 0U);
+	KUNIT_EXPECT_EQ(test, ecp_ivset_search(&s, 114), 0U);
+	KUNIT_EXPECT_EQ(test, ecp_ivset_search(&s, 115), 1U);
+	KUNIT_EXPECT_EQ(test, ecp_ivset_search(&s, 100 + 10 * cap + 4), cap - 1);
+	KUNIT_EXPECT_EQ(test, ecp_ivset_search(&s, 100 + 10 * cap + 5), cap);
 	/* Touching an interval needs no slot, even when full. */
 	KUNIT_EXPECT_EQ(test, ecp_ivset_insert(&s, 100 + 10 * cap + 4,
 					       100 + 10 * cap + 9, NULL, NULL),

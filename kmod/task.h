@@ -127,6 +127,12 @@ static inline u32 ecp_task_headroom(u32 buffer_size)
 	return max_t(u32, buffer_size / 8, 64 << 10);
 }
 
+/* Bytes of one row's ring for @buffer_size: the buffer and its headroom. */
+static inline size_t ecp_task_ring_bytes(u32 buffer_size)
+{
+	return (size_t)buffer_size + ecp_task_headroom(buffer_size);
+}
+
 /* Bytes of one row's ring: the exposed buffer and the headroom. */
 static inline size_t ecp_task_ring_size(const struct ecp_task *t)
 {
@@ -147,17 +153,14 @@ static inline u8 *ecp_task_ring(const struct ecp_task *t, unsigned int r)
  */
 static inline u32 ecp_task_holes(u32 buffer_size)
 {
-	size_t ring = (size_t)buffer_size + ecp_task_headroom(buffer_size);
-
-	return clamp_t(size_t, ring / (2 * 1460), ECP_IVSET_MIN_CAP,
-		       ECP_IVSET_MAX_CAP);
+	return clamp_t(size_t, ecp_task_ring_bytes(buffer_size) / (2 * 1460),
+		       ECP_IVSET_MIN_CAP, ECP_IVSET_MAX_CAP);
 }
 
 /* Where the records of the sources start: after the rings, aligned. */
 static inline size_t ecp_task_records_off(u32 buffer_size, unsigned int nrow)
 {
-	return ALIGN(((size_t)buffer_size + ecp_task_headroom(buffer_size)) *
-		     nrow, sizeof(u64));
+	return ALIGN(ecp_task_ring_bytes(buffer_size) * nrow, sizeof(u64));
 }
 
 /*
