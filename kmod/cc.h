@@ -67,6 +67,17 @@ bool ecp_cc_ack(struct ecp_cc *cc, u64 prev, u64 ack, u32 mss);
 bool ecp_cc_dupack(struct ecp_cc *cc, u64 ack);
 
 /*
+ * Room beyond the window for new data after one or two duplicate ACKs
+ * at @ack outside a recovery: a segment each (limited transmit, RFC 3042).
+ */
+static inline u32 ecp_cc_limited(const struct ecp_cc *cc, u64 ack, u32 mss)
+{
+	if (ack < cc->recover || cc->dupacks >= ECP_CC_DUPACKS)
+		return 0;
+	return cc->dupacks * mss;
+}
+
+/*
  * A loss detected with @flight bytes outstanding and everything below
  * @nxt sent: fast recovery (RFC 6675), until @nxt is acked.
  */

@@ -70,6 +70,29 @@ static void ecp_cc_recovery_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cc.cwnd, 2 * MSS);
 }
 
+/* Limited transmit: a segment per duplicate, two at most, none in recovery. */
+static void ecp_cc_limited_test(struct kunit *test)
+{
+	struct ecp_cc cc;
+
+	ecp_cc_init(&cc, MSS);
+	KUNIT_EXPECT_EQ(test, ecp_cc_limited(&cc, 0, MSS), 0U);
+	KUNIT_EXPECT_FALSE(test, ecp_cc_dupack(&cc, 0));
+	KUNIT_EXPECT_EQ(test, ecp_cc_limited(&cc, 0, MSS), MSS);
+	KUNIT_EXPECT_FALSE(test, ecp_cc_dupack(&cc, 0));
+	KUNIT_EXPECT_EQ(test, ecp_cc_limited(&cc, 0, MSS), 2 * MSS);
+	/* The third starts a recovery: its window, not beyond. */
+	KUNIT_EXPECT_TRUE(test, ecp_cc_dupack(&cc, 0));
+	KUNIT_EXPECT_EQ(test, ecp_cc_limited(&cc, 0, MSS), 0U);
+	ecp_cc_recover(&cc, 20 * MSS, 20 * MSS, MSS);
+	KUNIT_EXPECT_FALSE(test, ecp_cc_ack(&cc, 0, 20 * MSS, MSS));
+	KUNIT_EXPECT_EQ(test, ecp_cc_limited(&cc, 20 * MSS, MSS), 0U);
+	/* Duplicates below the recovery point let nothing out. */
+	ecp_cc_recover(&cc, 20 * MSS, 40 * MSS, MSS);
+	KUNIT_EXPECT_FALSE(test, ecp_cc_dupack(&cc, 20 * MSS));
+	KUNIT_EXPECT_EQ(test, ecp_cc_limited(&cc, 20 * MSS, MSS), 0U);
+}
+
 static void ecp_cc_timeout_test(struct kunit *test)
 {
 	struct ecp_cc cc;
@@ -146,6 +169,7 @@ static struct kunit_case ecp_cc_test_cases[] = {
 	KUNIT_CASE(ecp_cc_slow_start_test),
 	KUNIT_CASE(ecp_cc_avoidance_test),
 	KUNIT_CASE(ecp_cc_recovery_test),
+	KUNIT_CASE(ecp_cc_limited_test),
 	KUNIT_CASE(ecp_cc_timeout_test),
 	KUNIT_CASE(ecp_cc_cap_test),
 	KUNIT_CASE(ecp_cc_bottleneck_test),

@@ -644,8 +644,34 @@ static bool ecp_conn_out_persist(const struct ecp_conn_out *o)
 }
 
 /*
- * The timer's work for output o: its RTO or its persist timer.  Returns
- * the error (ECPROXY_ERR_*) if it has been silent too long, else 0.
+ * Is a tail loss probe due to output o (RFC 8985 §7.2)?  It negotiated
+ * SACK, S is not recovering, data is in flight and none has been sent for
+ * two round trips: the end of the flight (or the whole of it) was likely
+ * lost, and nothing beyond it will draw the ACKs that would say so.  A
+ * netem or switch queue that drops a GSO packet whole takes 44 segments
+ * of a tail at once, which only the RTO (200 ms and doubling) repaired.
+ * One probe per flight: the next waits for an ACK of this one.  With a
+ * single segment in flight the output may be delaying its ACK, and the
+ * RTO comes soon enough.
+ */
+static bool ecp_conn_out_probe_due(const struct ecp_conn_out *o,
+				   unsigned long now)
+{
+	u32 srtt = o->rtt.srtt_us;
+	unsigned long pto;
+
+	if (!o->sack_ok || !srtt || o->probe_end ||
+	    ecp_cc_recovering(&o->cc, o->acked) ||
+	    o->snd_nxt <= o->acked + o->mss)
+		return false;
+	pto = usecs_to_jiffies(max_t(u64, 2ULL * srtt, 10 * USEC_PER_MSEC));
+	return time_after_eq(now, o->last_sent + pto);
+}
+
+/*
+ * The timer's work for output o: its RTO, tail loss probe or persist
+ * timer.  Returns the error (ECPROXY_ERR_*) if it has been silent too
+ * long, else 0.
  */
 static u8 ecp_conn_out_tick(struct ecp_conn *c, struct ecp_conn_out *o,
 			    unsigned long now, struct sk_buff_head *q)
@@ -660,8 +686,11 @@ static u8 ecp_conn_out_tick(struct ecp_conn *c, struct ecp_conn_out *o,
 			return ecp_conn_has_client(c) ?
 			       ECPROXY_ERR_CLIENT_TIMEOUT :
 			       ECPROXY_ERR_TARGET_TIMEOUT;
-		if (time_before(now, o->last_progress + o->rto))
+		if (time_before(now, o->last_progress + o->rto)) {
+			if (ecp_conn_out_probe_due(o, now))
+				ecp_conn_send_tail_probe(c, o, q);
 			return 0;
+		}
 		/*
 		 * The window goes to one segment and everything outstanding
 		 * but what the output SACKed is lost: re-sent from the ack
@@ -675,6 +704,7 @@ static u8 ecp_conn_out_tick(struct ecp_conn *c, struct ecp_conn_out *o,
 		if (o->cc.rto || ecp_ivset_low(&o->sack.iv) > o->acked)
 			ecp_sack_clear(&o->sack);
 		ecp_stats_inc(&c->t->stats, ECP_STAT_TIMEOUTS);
+		o->probe_end = 0;
 		ecp_cc_timeout(&o->cc, ecp_conn_out_snd_max(o) - o->acked,
 			       o->snd_nxt, o->mss);
 		ecp_rtt_resent(&o->rtt);

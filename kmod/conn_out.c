@@ -16,6 +16,9 @@
  *  - What is lost is re-sent within the congestion window by RFC 6675's
  *    pipe (sack.h), from the rings, never re-accumulated: the rings keep
  *    every byte until it is cumulatively acked, SACKed or not.
+ *  - Beyond RFC 6675, as Linux: limited transmit (cc.h), a tail loss
+ *    probe (conn.c) whose SACK proves the bytes below it lost, and a
+ *    copy re-sent before bytes now SACKed is lost again (RACK's rules).
  *  - An RTO (conn.c, ecp_conn_out_tick()) re-sends everything
  *    outstanding but what was SACKed from the ack, in slow start (go
  *    back N); one that suspects reneging forgets the SACKed ranges.
@@ -45,6 +48,9 @@ static void ecp_conn_out_acked(struct ecp_conn *c, struct ecp_conn_out *o,
 	}
 	o->rto = ecp_rtt_rto(&o->rtt);
 	o->last_progress = jiffies;
+	/* The tail probe arrived: the next flight may have one. */
+	if (ack >= o->probe_end)
+		o->probe_end = 0;
 	ecp_conn_out_release(c, o, upto);
 	ecp_sack_ack(&o->sack, upto, o->mss);
 	/* A partial ack: the segment at it is lost too (RFC 6582). */
@@ -61,10 +67,24 @@ static void ecp_conn_out_acked(struct ecp_conn *c, struct ecp_conn_out *o,
 static void ecp_conn_out_sacked(struct ecp_conn_out *o,
 				const struct ecp_seg *p)
 {
+	u64 now = tcp_clock_us();
+	bool again = false;
 	unsigned int i;
 
 	if (!o->sack_ok)
 		return;
+	/*
+	 * Re-sent bytes can be lost again.  A block of them re-sent in this
+	 * round after a hole below it, now SACKed while the hole is not,
+	 * says the hole's copy was lost (RACK's rule, RFC 8985 §6.2, by
+	 * order of sending): the round starts over, or only the RTO would
+	 * repair it.  A round trip and a quarter must have passed since the
+	 * round began, so that the hole's copy had its time and an original
+	 * merely reordered does not count (RACK's reordering window).
+	 */
+	if (ecp_cc_recovering(&o->cc, o->acked) && o->rtt.srtt_us &&
+	    now - o->round_us >= o->rtt.srtt_us + o->rtt.srtt_us / 4)
+		again = true;
 	for (i = 0; i < p->nsack; i++) {
 		s64 start = ecp_seq_to_off(p->sack[i].start_seq, o->iss + 1,
 					   o->acked);
@@ -76,8 +96,23 @@ static void ecp_conn_out_sacked(struct ecp_conn_out *o,
 		if (start <= (s64)o->acked || end <= start ||
 		    end > (s64)o->snd_nxt)
 			continue;
+		if (again && ecp_sack_resent_lost(&o->sack, start, end)) {
+			ecp_sack_again(&o->sack);
+			again = false;
+		}
 		ecp_sack_add(&o->sack, start, end);
 	}
+}
+
+/*
+ * The tail probe arrived (SACKed) and bytes below it did not: they were
+ * sent at least two round trips before it, so they are lost (RACK's rule,
+ * RFC 8985 §7.4), however few segments the probe's SACK block spans.
+ */
+static bool ecp_conn_out_probe_lost(const struct ecp_conn_out *o)
+{
+	return o->probe_end && o->acked < o->probe_start &&
+	       ecp_sack_high(&o->sack) >= o->probe_end;
 }
 
 /* After its ACK: is something lost, is a recovery to start? */
@@ -96,8 +131,10 @@ static void ecp_conn_out_loss(struct ecp_conn *c, struct ecp_conn_out *o,
 	}
 	third = dup && ecp_cc_dupack(&o->cc, o->acked);
 	if (!flight || (!third && !(o->sack_ok &&
-				    ecp_sack_hole_lost(&o->sack, o->mss))))
+				    ecp_sack_hole_lost(&o->sack, o->mss)) &&
+			!ecp_conn_out_probe_lost(o)))
 		return;
+	o->probe_end = 0;
 	ecp_cc_recover(&o->cc, flight, o->snd_nxt, o->mss);
 	/* Without SACK, the three duplicates are three segments that left. */
 	ecp_sack_start(&o->sack,

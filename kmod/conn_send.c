@@ -355,6 +355,7 @@ static int ecp_conn_send_data_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	}
 	ecp_stats_add(&c->t->stats, ECP_STAT_SEGS_OUT,
 		      DIV_ROUND_UP(len, o->mss));
+	o->last_sent = jiffies;
 	return 0;
 }
 
@@ -711,6 +712,9 @@ u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	 * and NewReno's partial ack.  Then while cwnd - pipe >= 1 SMSS.
 	 */
 	first = o->sack.resent <= o->acked;
+	/* A round of re-sending begins (lost copies, conn_out.c). */
+	if (first)
+		o->round_us = tcp_clock_us();
 	while (first || pipe + o->mss <= o->cc.cwnd) {
 		if (!ecp_sack_next(&o->sack, &start, &len,
 				   first ? o->mss :
@@ -727,6 +731,33 @@ u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 		pipe += len;
 	}
 	return 0;
+}
+
+void ecp_conn_send_tail_probe(struct ecp_conn *c, struct ecp_conn_out *o,
+			      struct sk_buff_head *q)
+{
+	u64 complete = min(ecp_conn_out_complete(c, o), ecp_conn_out_len(c, o));
+	u64 start = o->snd_nxt, end;
+
+	end = min_t(u64, complete, start + o->mss);
+	if (end > start && o->acked + o->win >= end) {
+		if (ecp_conn_send_data_out(c, o, q, start, end - start,
+					   end == complete))
+			return;
+		o->snd_nxt = end;
+		ecp_rtt_sent(&o->rtt, end, tcp_clock_us());
+	} else {
+		end = o->snd_nxt;
+		start = end - min_t(u64, o->mss, end - o->acked);
+		ecp_rtt_resent(&o->rtt);
+		if (ecp_conn_send_data_out(c, o, q, start, end - start,
+					   end == complete))
+			return;
+		ecp_stats_inc(&c->t->stats, ECP_STAT_RESENT);
+	}
+	o->probe_start = start;
+	o->probe_end = end;
+	ecp_stats_inc(&c->t->stats, ECP_STAT_TAIL_PROBES);
 }
 
 /* Refill the rate cap's bucket; U64_MAX when there is no cap. */
@@ -756,8 +787,17 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 {
 	u64 complete = ecp_conn_out_complete(c, o);
 	u64 len = ecp_conn_out_len(c, o);
-	/* Its window, and what the path to it takes (cc.h). */
-	u64 limit = o->acked + min(o->win, o->cc.cwnd);
+	/*
+	 * Its window, and what the path to it takes (cc.h); the first two
+	 * duplicate ACKs each let one more segment out (limited transmit,
+	 * RFC 3042).  Without SACK that segment's own duplicate ACK is what
+	 * often makes the third: the output's GRO turns a whole GSO packet
+	 * past a hole into one duplicate.
+	 */
+	u64 limit = o->acked + min_t(u64, o->win,
+				     o->cc.cwnd + ecp_cc_limited(&o->cc,
+								 o->acked,
+								 o->mss));
 	/* Whole segments per GSO packet; the tail may be short. */
 	u32 most = rounddown(ECP_GSO_MAX, o->mss);
 	u64 room;

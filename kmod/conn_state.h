@@ -120,7 +120,11 @@ struct ecp_conn_out {
 	u64 snd_nxt;			/* output-stream bytes sent to it */
 	unsigned long last_rx;		/* jiffies of its last segment */
 	unsigned long last_progress;	/* last time its ack moved */
+	unsigned long last_sent;	/* last time S sent it data */
 	unsigned long rto;
+	u64 probe_start;		/* the tail loss probe in flight, */
+	u64 probe_end;			/* [start, end); end 0: none */
+	u64 round_us;			/* a recovery's round of re-sending began */
 	struct ecp_cc cc;
 	struct ecp_rtt rtt;		/* round trips to it, for rto */
 	struct ecp_sack sack;		/* what it holds beyond acked */
@@ -525,6 +529,13 @@ void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q, u8 err,
  */
 u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 			struct sk_buff_head *q);
+/*
+ * A tail loss probe to output o (RFC 8985 §7): one segment of new bytes
+ * if its windows have room, else its last segment again, so that its ACK
+ * says (with SACK) what the tail of the flight lost.
+ */
+void ecp_conn_send_tail_probe(struct ecp_conn *c, struct ecp_conn_out *o,
+			      struct sk_buff_head *q);
 /* S's FIN to output o, after every byte of its stream. */
 void ecp_conn_send_fin_out(struct ecp_conn *c, struct ecp_conn_out *o,
 			   struct sk_buff_head *q);

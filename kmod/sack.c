@@ -100,6 +100,16 @@ u64 ecp_sack_pipe(const struct ecp_sack *k, u64 nxt, u32 mss)
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_sack_pipe);
 
+bool ecp_sack_resent_lost(const struct ecp_sack *k, u64 start, u64 end)
+{
+	u64 s = max(start, k->ack), e = min(end, k->resent);
+
+	if (s >= e || ecp_sack_in(k, s, e) == e - s)
+		return false;
+	return ecp_sack_in(k, k->ack, s) < s - k->ack;
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_sack_resent_lost);
+
 bool ecp_sack_next(const struct ecp_sack *k, u64 *start, u32 *len, u32 max)
 {
 	u64 pos = max3(k->resent, k->ack, k->iv.low);

@@ -125,6 +125,19 @@ u64 ecp_sack_pipe(const struct ecp_sack *k, u64 nxt, u32 mss);
  */
 bool ecp_sack_next(const struct ecp_sack *k, u64 *start, u32 *len, u32 max);
 
+/*
+ * In a recovery, the output SACKed [start, end) (before ecp_sack_add()):
+ * does that newly SACK bytes re-sent in this round (below @resent) above
+ * an unSACKed byte that was re-sent before them?
+ */
+bool ecp_sack_resent_lost(const struct ecp_sack *k, u64 start, u64 end);
+
+/* The copies re-sent so far were lost: re-send every lost byte again. */
+static inline void ecp_sack_again(struct ecp_sack *k)
+{
+	k->resent = k->ack;
+}
+
 /* Lost bytes below @end were re-sent. */
 static inline void ecp_sack_sent(struct ecp_sack *k, u64 end)
 {

@@ -189,6 +189,48 @@ static void ecp_sack_bounds_test(struct kunit *test)
 	ecp_sack_destroy(&k);
 }
 
+/*
+ * 20 segments out, 2..5 lost; the re-sent copy of 2 is lost again, 3 and
+ * 4 arrive: 2 goes again, and only 2.  A late original proves nothing.
+ */
+static void ecp_sack_resent_lost_test(struct kunit *test)
+{
+	struct ecp_sack k;
+	u64 start;
+	u32 len;
+
+	KUNIT_ASSERT_EQ(test, ecp_sack_init(&k, GFP_KERNEL), 0);
+	ecp_sack_ack(&k, 2 * MSS, MSS);
+	ecp_sack_add(&k, 6 * MSS, 20 * MSS);
+	ecp_sack_start(&k, ecp_sack_high(&k), 0);
+	/* Before anything is re-sent, no block is about a copy. */
+	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 3 * MSS, 4 * MSS));
+	KUNIT_ASSERT_TRUE(test, ecp_sack_next(&k, &start, &len, 64 * MSS));
+	KUNIT_EXPECT_EQ(test, start, 2ULL * MSS);
+	KUNIT_EXPECT_EQ(test, len, 4 * MSS);
+	ecp_sack_sent(&k, start + len);
+	/* Nothing left to re-send. */
+	KUNIT_EXPECT_FALSE(test, ecp_sack_next(&k, &start, &len, 64 * MSS));
+	/* The hole's own block, or one at the ack: no hole below it. */
+	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 2 * MSS, 3 * MSS));
+	/* Beyond what was re-sent: not a copy of this round. */
+	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 7 * MSS, 8 * MSS));
+	/* 3..5 arrive, 2 does not. */
+	KUNIT_EXPECT_TRUE(test, ecp_sack_resent_lost(&k, 3 * MSS, 5 * MSS));
+	ecp_sack_again(&k);
+	ecp_sack_add(&k, 3 * MSS, 5 * MSS);
+	/* Already SACKed: nothing new, nothing lost. */
+	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 3 * MSS, 5 * MSS));
+	KUNIT_ASSERT_TRUE(test, ecp_sack_next(&k, &start, &len, 64 * MSS));
+	KUNIT_EXPECT_EQ(test, start, 2ULL * MSS);
+	KUNIT_EXPECT_EQ(test, len, MSS);
+	ecp_sack_sent(&k, start + len);
+	KUNIT_ASSERT_TRUE(test, ecp_sack_next(&k, &start, &len, 64 * MSS));
+	KUNIT_EXPECT_EQ(test, start, 5ULL * MSS);
+	KUNIT_EXPECT_EQ(test, len, MSS);
+	ecp_sack_destroy(&k);
+}
+
 static struct kunit_case ecp_sack_test_cases[] = {
 	KUNIT_CASE(ecp_sack_blocks_test),
 	KUNIT_CASE(ecp_sack_burst_test),
@@ -196,6 +238,7 @@ static struct kunit_case ecp_sack_test_cases[] = {
 	KUNIT_CASE(ecp_sack_reno_test),
 	KUNIT_CASE(ecp_sack_timeout_test),
 	KUNIT_CASE(ecp_sack_bounds_test),
+	KUNIT_CASE(ecp_sack_resent_lost_test),
 	{}
 };
 

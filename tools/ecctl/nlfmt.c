@@ -105,6 +105,7 @@ static const struct {
 	{ ECPROXY_A_STATS_RECOVERIES, "recoveries" },
 	{ ECPROXY_A_STATS_TIMEOUTS, "timeouts" },
 	{ ECPROXY_A_STATS_SACKS, "sacks" },
+	{ ECPROXY_A_STATS_TAIL_PROBES, "tail_probes" },
 };
 
 static json_object *u64_json(const struct nlattr *a)
@@ -361,9 +362,9 @@ void ecctl_fmt_stats_text(json_object *st, const char *in)
 	       in, num(st, "window_clamps"), num(st, "peak_buffer"), num(st, "overflow"),
 	       num(st, "prompts"), num(st, "sacks"));
 	printf("%spmtu-updates %" PRId64 " time-wait-resets %" PRId64
-	       " window-probes %" PRId64,
+	       " window-probes %" PRId64 " tail-probes %" PRId64,
 	       in, num(st, "pmtu_updates"), num(st, "time_wait_resets"),
-	       num(st, "window_probes"));
+	       num(st, "window_probes"), num(st, "tail_probes"));
 	/* A task's: what its last run sent per second. */
 	if (json_object_object_get_ex(st, "rate", &v))
 		printf(" measured-rate %s",

@@ -381,6 +381,11 @@
  *    SACKS: ACKs to a source that negotiated SACK carrying SACK blocks:
  *           what S holds beyond its hole, so that it re-sends every hole
  *           of a window in one round trip.
+ *    TAIL_PROBES: tail loss probes S sent an output that negotiated SACK
+ *                 (RFC 8985 §7): one segment, two round trips after a
+ *                 flight went unacknowledged, so that the ACK it draws
+ *                 starts a fast recovery of the flight's lost tail
+ *                 instead of an RTO.
  *    DROPS: NLA_NESTED, one NLA_U64 per reason, the attribute type being
  *           the reason (enum ecproxy_drop_reason): packets of a task
  *           that were invalid and dropped.
@@ -546,6 +551,7 @@ enum ecproxy_stats_attr {
 	ECPROXY_A_STATS_TIMEOUTS,
 	ECPROXY_A_STATS_SACKS,
 	ECPROXY_A_STATS_RTT,
+	ECPROXY_A_STATS_TAIL_PROBES,
 	__ECPROXY_A_STATS_MAX
 };
 #define ECPROXY_A_STATS_MAX (__ECPROXY_A_STATS_MAX - 1)
