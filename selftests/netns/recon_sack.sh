@@ -106,13 +106,15 @@ for sack in 1 0; do
 	esac
 
 	# Bursts often take a window's tail: with SACK a tail loss probe
-	# makes the recovery, without it only the RTO does.  Linux's own TCP
+	# makes the recovery (tail_probes: 1 to 10 in the runs so far, never
+	# asserted, since a random loss may spare every tail), without it
+	# only the RTO does.  Linux's own TCP
 	# takes 16 MiB through this in about 2 s with SACK and 16 to 40 s
 	# without; through 3%/30% (bursts of three or four, 9% of packets)
 	# it moved 3 MB in a minute.
 	a_link loss gemodel 2% 50% limit 100000
 	case_run "SACK $on, burst loss on A's link" 16 \
-		".conns_done == 1 and .resent > 0${probes:- and .tail_probes > 0}"
+		".conns_done == 1 and .resent > 0$probes"
 
 	a_link delay 10ms reorder 50% limit 100000
 	case_run "SACK $on, reordering on A's link" 2 '.conns_done == 1'
