@@ -150,6 +150,7 @@ void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o,
 	/* A window update is not a duplicate ACK (RFC 5681 §2). */
 	bool win_changed = win != o->win;
 	bool dup = false;
+	u64 sacked;
 
 	/* The window opens: the persist backoff ends (tcp_ack_probe()). */
 	if (win >= o->mss && o->win < o->mss)
@@ -160,7 +161,16 @@ void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o,
 	else if (ack == o->acked && !data && !win_changed &&
 		 o->snd_nxt > o->acked)
 		dup = true;
+	sacked = ecp_sack_bytes(&o->sack);
 	ecp_conn_out_sacked(o, p);
+	/*
+	 * With SACK, a duplicate is one that SACKs something new (RFC 6675
+	 * §2): the D-SACK an output sends for a segment it got twice (a
+	 * copy re-sent for nothing) signals no loss, and three of them
+	 * would halve the window for none.
+	 */
+	if (o->sack_ok && ecp_sack_bytes(&o->sack) <= sacked)
+		dup = false;
 	ecp_conn_out_loss(c, o, dup);
 }
 
