@@ -161,7 +161,8 @@ void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o,
 	else if (ack == o->acked && !data && !win_changed &&
 		 o->snd_nxt > o->acked)
 		dup = true;
-	sacked = ecp_sack_bytes(&o->sack);
+	/* Only an ACK that may be a duplicate needs the count (a walk). */
+	sacked = dup && o->sack_ok ? ecp_sack_bytes(&o->sack) : 0;
 	ecp_conn_out_sacked(o, p);
 	/*
 	 * With SACK, a duplicate is one that SACKs something new (RFC 6675
@@ -169,7 +170,7 @@ void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o,
 	 * copy re-sent for nothing) signals no loss, and three of them
 	 * would halve the window for none.
 	 */
-	if (o->sack_ok && ecp_sack_bytes(&o->sack) <= sacked)
+	if (dup && o->sack_ok && ecp_sack_bytes(&o->sack) <= sacked)
 		dup = false;
 	ecp_conn_out_loss(c, o, dup);
 }

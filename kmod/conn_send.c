@@ -733,6 +733,23 @@ u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	return 0;
 }
 
+/*
+ * New bytes [snd_nxt, snd_nxt + n) to output o, the PSH on what reaches
+ * @complete.  Returns false if they could not be sent.
+ */
+static bool ecp_conn_send_new_out(struct ecp_conn *c, struct ecp_conn_out *o,
+				  struct sk_buff_head *q, u32 n, u64 complete)
+{
+	if (ecp_conn_send_data_out(c, o, q, o->snd_nxt, n,
+				   o->snd_nxt + n == complete))
+		return false;
+	if (o->snd_nxt == o->acked)
+		o->last_progress = jiffies;
+	o->snd_nxt += n;
+	ecp_rtt_sent(&o->rtt, o->snd_nxt, tcp_clock_us());
+	return true;
+}
+
 void ecp_conn_send_tail_probe(struct ecp_conn *c, struct ecp_conn_out *o,
 			      struct sk_buff_head *q)
 {
@@ -741,11 +758,8 @@ void ecp_conn_send_tail_probe(struct ecp_conn *c, struct ecp_conn_out *o,
 
 	end = min_t(u64, complete, start + o->mss);
 	if (end > start && o->acked + o->win >= end) {
-		if (ecp_conn_send_data_out(c, o, q, start, end - start,
-					   end == complete))
+		if (!ecp_conn_send_new_out(c, o, q, end - start, complete))
 			return;
-		o->snd_nxt = end;
-		ecp_rtt_sent(&o->rtt, end, tcp_clock_us());
 	} else {
 		end = o->snd_nxt;
 		start = end - min_t(u64, o->mss, end - o->acked);
@@ -814,15 +828,10 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 			     limit - o->snd_nxt);
 
 		n = min_t(u64, n, *tokens);
-		if (ecp_conn_send_data_out(c, o, q, o->snd_nxt, n,
-					   o->snd_nxt + n == complete))
+		if (!ecp_conn_send_new_out(c, o, q, n, complete))
 			break;
-		if (o->snd_nxt == o->acked)
-			o->last_progress = jiffies;
-		o->snd_nxt += n;
 		if (*tokens != U64_MAX)
 			*tokens -= n;
-		ecp_rtt_sent(&o->rtt, o->snd_nxt, tcp_clock_us());
 	}
 	if (!o->fin_sent && o->snd_nxt == len) {
 		ecp_conn_send_fin_out(c, o, q);

@@ -191,7 +191,8 @@ static void ecp_sack_bounds_test(struct kunit *test)
 
 /*
  * 20 segments out, 2..5 lost; the re-sent copy of 2 is lost again, 3 and
- * 4 arrive: 2 goes again, and only 2.  A late original proves nothing.
+ * 4 arrive: 2 goes again, and only 2.  (The wait that keeps a late
+ * original from counting is the caller's, conn_out.c.)
  */
 static void ecp_sack_resent_lost_test(struct kunit *test)
 {
