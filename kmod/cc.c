@@ -3,9 +3,12 @@
  * NewReno towards the client (see cc.h).  Slow start counts acknowledged bytes,
  * at most two segments per ACK (RFC 3465, L = 2), so that a stretch ACK after a
  * stall does not release a burst.  In congestion avoidance the window grows by
- * about one segment per window acknowledged.
+ * about one segment per window acknowledged.  Either only while the window is
+ * in use, and after idle or application-limited periods it comes back
+ * towards what was used, as Linux's TCP does.
  */
 #include <linux/export.h>
+#include <linux/jiffies.h>
 #include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -35,6 +38,62 @@ void ecp_cc_acked(struct ecp_cc *cc, u32 acked, u32 mss, bool recovering)
 	cc->cwnd = min_t(u64, (u64)cc->cwnd + grow, ECP_CC_MAX);
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_cc_acked);
+
+/* Linux's tcp_current_ssthresh(): what the window reached is kept. */
+static void ecp_cc_keep(struct ecp_cc *cc)
+{
+	cc->ssthresh = max(cc->ssthresh, (cc->cwnd >> 1) + (cc->cwnd >> 2));
+}
+
+void ecp_cc_sent(struct ecp_cc *cc, u64 ack, u64 nxt, u64 flight, bool full,
+		 unsigned long now, unsigned long rto, u32 mss)
+{
+	u32 used = min_t(u64, flight, U32_MAX);
+
+	if (ack >= cc->used_end || used > cc->used || full) {
+		cc->used = used;
+		cc->used_end = nxt;
+		cc->full = full;
+	}
+	if (ecp_cc_full(cc)) {
+		cc->idle_used = 0;
+		cc->stamp = now;
+		return;
+	}
+	cc->idle_used = max(cc->idle_used, used);
+	if (time_before(now, cc->stamp + rto))
+		return;
+	/* Not in a recovery: there the window is the recovery's. */
+	if (ack >= cc->recover) {
+		used = max_t(u32, cc->idle_used, ECP_CC_INIT_SEGS * mss);
+		if (used < cc->cwnd) {
+			ecp_cc_keep(cc);
+			cc->cwnd = (cc->cwnd + used) >> 1;
+		}
+	}
+	cc->idle_used = 0;
+	cc->stamp = now;
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_cc_sent);
+
+void ecp_cc_restart(struct ecp_cc *cc, unsigned long idle, unsigned long rto,
+		    unsigned long now, u32 mss)
+{
+	u32 restart = min_t(u32, ECP_CC_INIT_SEGS * mss, cc->cwnd);
+	u32 cwnd = cc->cwnd;
+
+	if (!rto || idle < rto)
+		return;
+	ecp_cc_keep(cc);
+	while (idle >= rto && cwnd > restart) {
+		cwnd >>= 1;
+		idle -= rto;
+	}
+	cc->cwnd = max(cwnd, restart);
+	cc->idle_used = 0;
+	cc->stamp = now;
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_cc_restart);
 
 void ecp_cc_recovered(struct ecp_cc *cc)
 {
@@ -76,14 +135,16 @@ bool ecp_cc_ack(struct ecp_cc *cc, u64 prev, u64 ack, u32 mss)
 
 	cc->dupacks = 0;
 	if (ack < cc->recover) {
-		if (cc->rto)
+		if (cc->rto && ecp_cc_full(cc))
 			ecp_cc_acked(cc, min_t(u64, ack - prev, U32_MAX), mss,
 				     false);
 		return true;
 	}
 	if (recovering)
 		ecp_cc_recovered(cc);
-	ecp_cc_acked(cc, min_t(u64, ack - prev, U32_MAX), mss, false);
+	/* A window cut by an ECN echo grows again once its data is acked. */
+	if (ecp_cc_full(cc) && ack >= cc->cwr)
+		ecp_cc_acked(cc, min_t(u64, ack - prev, U32_MAX), mss, false);
 	return false;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_cc_ack);
@@ -95,6 +156,16 @@ bool ecp_cc_dupack(struct ecp_cc *cc, u64 ack)
 	return ++cc->dupacks == ECP_CC_DUPACKS && ack >= cc->recover;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_cc_dupack);
+
+bool ecp_cc_ece(struct ecp_cc *cc, u64 ack, u64 flight, u64 nxt, u32 mss)
+{
+	if (ack < cc->recover || ack < cc->cwr || !flight)
+		return false;
+	ecp_cc_loss(cc, flight, mss);
+	cc->cwr = nxt;
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_cc_ece);
 
 void ecp_cc_recover(struct ecp_cc *cc, u64 flight, u64 nxt, u32 mss)
 {

@@ -36,8 +36,15 @@ struct ecp_cc {
 	u32 cwnd;	/* bytes S may have unacknowledged */
 	u32 ssthresh;
 	u64 recover;	/* what was sent when loss recovery began */
+	u64 cwr;	/* what was sent when an ECN echo cut the window */
 	u8 dupacks;	/* in a row, at the current ack; saturates */
 	bool rto;	/* the recovery began with an RTO */
+	/* Was the window used (ecp_cc_sent())?  As tcp_cwnd_validate(). */
+	bool full;	/* S was held back by cwnd in this flight */
+	u32 used;	/* most bytes unacknowledged in this flight */
+	u64 used_end;	/* the flight ends when this offset is acked */
+	u32 idle_used;	/* most in flight since the window was last full */
+	unsigned long stamp;	/* jiffies: last full, validated, or restarted */
 };
 
 void ecp_cc_init(struct ecp_cc *cc, u32 mss);
@@ -56,7 +63,8 @@ static inline bool ecp_cc_recovering(const struct ecp_cc *cc, u64 ack)
  * lost segment.  A partial ack grows no window in a fast recovery; after
  * an RTO the window grows in slow start while everything outstanding is
  * re-sent (go back N, as tcp_enter_loss()): one segment per round trip
- * would take a round trip per lost segment.
+ * would take a round trip per lost segment.  The window grows only while
+ * it is in use (ecp_cc_full()).
  */
 bool ecp_cc_ack(struct ecp_cc *cc, u64 prev, u64 ack, u32 mss);
 
@@ -76,6 +84,51 @@ static inline u32 ecp_cc_limited(const struct ecp_cc *cc, u64 ack, u32 mss)
 		return 0;
 	return cc->dupacks * mss;
 }
+
+/*
+ * Is the window in use, so that acks may grow it?  A window that the
+ * output never fills (the sources, the client's window or the rate cap
+ * hold S back) says nothing about the path, and grown on every ack it
+ * would let out one burst as large as it the moment the sources catch
+ * up (RFC 7661 §4.3; tcp_is_cwnd_limited()).  In slow start it may grow
+ * to twice what the flight used.
+ */
+static inline bool ecp_cc_full(const struct ecp_cc *cc)
+{
+	return cc->full ||
+	       (cc->cwnd < cc->ssthresh && cc->cwnd < 2ULL * cc->used);
+}
+
+/*
+ * S sent what it could at @now: @flight bytes unacknowledged, everything
+ * below @nxt sent, the ack at @ack; @full if cwnd was what stopped it.
+ * Records the flight's use of the window, and after an RTO (@rto
+ * jiffies) without a full window shrinks the window halfway to what was
+ * used, no lower than the initial window (RFC 7661's aim with Linux's
+ * tcp_cwnd_application_limited()).
+ */
+void ecp_cc_sent(struct ecp_cc *cc, u64 ack, u64 nxt, u64 flight, bool full,
+		 unsigned long now, unsigned long rto, u32 mss);
+
+/*
+ * S is about to send new bytes with nothing outstanding, @idle jiffies
+ * after it last sent any: after an RTO (@rto) or more the window is
+ * halved per RTO idle, down to the initial window (RFC 5681 §4.1,
+ * tcp_cwnd_restart()).  What the path took then may no longer be there,
+ * and a whole old window at once would be a burst into a cold queue.
+ */
+void ecp_cc_restart(struct ecp_cc *cc, unsigned long idle, unsigned long rto,
+		    unsigned long now, u32 mss);
+
+/*
+ * The output echoed a congestion mark (ECE, RFC 3168 §6.1.2) in an ACK at
+ * @ack, with @flight bytes outstanding and everything below @nxt sent.
+ * Returns true if the window is halved now: once per window of data (not
+ * again until @nxt is acked), and not in a loss recovery, which already
+ * halved it.  Nothing is re-sent: nothing was lost.  The window does not
+ * grow until @nxt is acked.
+ */
+bool ecp_cc_ece(struct ecp_cc *cc, u64 ack, u64 flight, u64 nxt, u32 mss);
 
 /*
  * A loss detected with @flight bytes outstanding and everything below

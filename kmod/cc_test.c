@@ -113,6 +113,129 @@ static void ecp_cc_timeout_test(struct kunit *test)
 	KUNIT_EXPECT_LT(test, cc.cwnd, 33 * MSS);
 }
 
+/*
+ * The window grows only while it is used: a flight the sources or the
+ * client's window kept small grows nothing, and slow start goes up to
+ * twice the flight.
+ */
+static void ecp_cc_validate_test(struct kunit *test)
+{
+	struct ecp_cc cc;
+
+	ecp_cc_init(&cc, MSS);
+	ecp_cc_sent(&cc, 0, 2 * MSS, 2 * MSS, false, 1000, 50, MSS);
+	KUNIT_EXPECT_FALSE(test, ecp_cc_full(&cc));
+	KUNIT_EXPECT_FALSE(test, ecp_cc_ack(&cc, 0, 2 * MSS, MSS));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 10 * MSS);
+	/* Six of ten segments in flight: slow start may double that. */
+	ecp_cc_sent(&cc, 2 * MSS, 8 * MSS, 6 * MSS, false, 1001, 50, MSS);
+	KUNIT_EXPECT_TRUE(test, ecp_cc_full(&cc));
+	ecp_cc_ack(&cc, 2 * MSS, 4 * MSS, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 12 * MSS);
+	/* In congestion avoidance only a full window grows. */
+	ecp_cc_loss(&cc, 40 * MSS, MSS);
+	ecp_cc_sent(&cc, 4 * MSS, 30 * MSS, 19 * MSS, false, 1002, 50, MSS);
+	KUNIT_EXPECT_FALSE(test, ecp_cc_full(&cc));
+	ecp_cc_ack(&cc, 4 * MSS, 6 * MSS, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 20 * MSS);
+	ecp_cc_sent(&cc, 6 * MSS, 30 * MSS, 20 * MSS, true, 1003, 50, MSS);
+	KUNIT_EXPECT_TRUE(test, ecp_cc_full(&cc));
+	ecp_cc_ack(&cc, 6 * MSS, 26 * MSS, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 21 * MSS);
+	/* The flight ends once acked: the next one starts unused. */
+	ecp_cc_sent(&cc, 30 * MSS, 32 * MSS, 2 * MSS, false, 1004, 50, MSS);
+	KUNIT_EXPECT_FALSE(test, ecp_cc_full(&cc));
+}
+
+/*
+ * An RTO of application-limited flights brings the window halfway down to
+ * what they used, no lower than the initial window; not in a recovery.
+ */
+static void ecp_cc_app_limited_test(struct kunit *test)
+{
+	struct ecp_cc cc;
+
+	ecp_cc_init(&cc, MSS);
+	ecp_cc_loss(&cc, 200 * MSS, MSS);
+	ecp_cc_sent(&cc, 0, 100 * MSS, 100 * MSS, true, 1000, 50, MSS);
+	ecp_cc_sent(&cc, 100 * MSS, 120 * MSS, 20 * MSS, false, 1020, 50, MSS);
+	ecp_cc_sent(&cc, 100 * MSS, 124 * MSS, 24 * MSS, false, 1049, 50, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 100 * MSS);
+	ecp_cc_sent(&cc, 124 * MSS, 130 * MSS, 6 * MSS, false, 1050, 50, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 62 * MSS);
+	/* What it reached is kept as ssthresh: slow start back to it. */
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, 100 * MSS);
+	/* Flights smaller than the initial window: down to that. */
+	ecp_cc_sent(&cc, 130 * MSS, 132 * MSS, 2 * MSS, false, 1100, 50, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 36 * MSS);
+	ecp_cc_sent(&cc, 132 * MSS, 134 * MSS, 2 * MSS, false, 1150, 50, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 23 * MSS);
+	/* In a recovery the window is the recovery's. */
+	ecp_cc_recover(&cc, 20 * MSS, 200 * MSS, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 10 * MSS);
+	cc.cwnd = 30 * MSS;
+	ecp_cc_sent(&cc, 134 * MSS, 136 * MSS, 2 * MSS, false, 1300, 50, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 30 * MSS);
+}
+
+/* After an RTO idle, half the window per RTO, down to the initial window. */
+static void ecp_cc_restart_test(struct kunit *test)
+{
+	struct ecp_cc cc;
+
+	ecp_cc_init(&cc, MSS);
+	ecp_cc_loss(&cc, 200 * MSS, MSS);
+	ecp_cc_restart(&cc, 49, 50, 1000, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 100 * MSS);
+	ecp_cc_restart(&cc, 60, 50, 1000, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 50 * MSS);
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, 100 * MSS);
+	ecp_cc_restart(&cc, 100, 50, 1000, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 25 * MSS / 2);
+	ecp_cc_restart(&cc, 10000, 50, 1000, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, ECP_CC_INIT_SEGS * MSS);
+	/* A window below the initial one stays as it is. */
+	cc.cwnd = 4 * MSS;
+	ecp_cc_restart(&cc, 10000, 50, 1000, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 4 * MSS);
+}
+
+/*
+ * An ECN echo halves the window once per window of data, starts no
+ * recovery, and holds the window until that data is acked.
+ */
+static void ecp_cc_ece_test(struct kunit *test)
+{
+	struct ecp_cc cc;
+
+	ecp_cc_init(&cc, MSS);
+	cc.cwnd = 40 * MSS;
+	KUNIT_EXPECT_TRUE(test, ecp_cc_ece(&cc, 0, 40 * MSS, 40 * MSS, MSS));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 20 * MSS);
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, 20 * MSS);
+	KUNIT_EXPECT_FALSE(test, ecp_cc_ece(&cc, 10 * MSS, 30 * MSS, 40 * MSS,
+					    MSS));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 20 * MSS);
+	/* Nothing was lost: nothing to re-send. */
+	KUNIT_EXPECT_FALSE(test, ecp_cc_recovering(&cc, 10 * MSS));
+	ecp_cc_sent(&cc, 10 * MSS, 40 * MSS, 30 * MSS, true, 1000, 50, MSS);
+	KUNIT_EXPECT_FALSE(test, ecp_cc_ack(&cc, 10 * MSS, 20 * MSS, MSS));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 20 * MSS);
+	ecp_cc_ack(&cc, 20 * MSS, 40 * MSS, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 21 * MSS);
+	/* The next window's echo halves it again... */
+	KUNIT_EXPECT_TRUE(test, ecp_cc_ece(&cc, 40 * MSS, 20 * MSS, 60 * MSS,
+					   MSS));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 10 * MSS);
+	/* ...and none in a loss recovery, which halved it already. */
+	ecp_cc_recover(&cc, 20 * MSS, 100 * MSS, MSS);
+	KUNIT_EXPECT_FALSE(test, ecp_cc_ece(&cc, 60 * MSS, 40 * MSS, 100 * MSS,
+					    MSS));
+	/* Nothing outstanding, nothing to slow down. */
+	ecp_cc_ack(&cc, 60 * MSS, 100 * MSS, MSS);
+	KUNIT_EXPECT_FALSE(test, ecp_cc_ece(&cc, 100 * MSS, 0, 100 * MSS, MSS));
+}
+
 static void ecp_cc_cap_test(struct kunit *test)
 {
 	struct ecp_cc cc;
@@ -171,6 +294,10 @@ static struct kunit_case ecp_cc_test_cases[] = {
 	KUNIT_CASE(ecp_cc_recovery_test),
 	KUNIT_CASE(ecp_cc_limited_test),
 	KUNIT_CASE(ecp_cc_timeout_test),
+	KUNIT_CASE(ecp_cc_validate_test),
+	KUNIT_CASE(ecp_cc_app_limited_test),
+	KUNIT_CASE(ecp_cc_restart_test),
+	KUNIT_CASE(ecp_cc_ece_test),
 	KUNIT_CASE(ecp_cc_cap_test),
 	KUNIT_CASE(ecp_cc_bottleneck_test),
 	{}

@@ -453,6 +453,16 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 	cl->ws = p->h.wscale >= 0 ? p->h.wscale : 0;
 	cl->win = p->h.win;
 	cl->sack_ok = p->h.sack_ok;
+	/*
+	 * ECN (RFC 3168 §6.1.1) when the client asks for it, ECE and CWR on
+	 * its SYN, and S's namespace takes it (tcp_ecn, as for its own
+	 * sockets: Linux's default 2 accepts what is asked).  Not with a
+	 * writer: S sends it no data to mark.
+	 */
+	cl->ecn_ok = ecp_conn_has_client(c) &&
+		     (p->h.flags & (TCPHDR_ECE | TCPHDR_CWR)) ==
+		     (TCPHDR_ECE | TCPHDR_CWR) &&
+		     READ_ONCE(net->ipv4.sysctl_tcp_ecn);
 	c->client.isn = p->h.seq;
 	c->client.syn_win = p->h.win;
 	c->client.wscale = p->h.wscale;
@@ -709,8 +719,10 @@ static u8 ecp_conn_out_tick(struct ecp_conn *c, struct ecp_conn_out *o,
 			       o->snd_nxt, o->mss);
 		ecp_rtt_resent(&o->rtt);
 		if (o->acked < o->snd_nxt) {
+			u64 budget = ECP_PUSH_MAX;
+
 			ecp_sack_start(&o->sack, o->snd_nxt, 0);
-			ecp_conn_resend_out(c, o, q);
+			ecp_conn_resend_out(c, o, q, &budget);
 		} else {
 			ecp_conn_send_fin_out(c, o, q);
 			ecp_stats_inc(&c->t->stats, ECP_STAT_RESENT);

@@ -173,12 +173,28 @@ void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o,
 	if (dup && o->sack_ok && ecp_sack_bytes(&o->sack) <= sacked)
 		dup = false;
 	ecp_conn_out_loss(c, o, dup);
+	/*
+	 * A congestion mark on the way to it, echoed (RFC 3168 §6.1.2): the
+	 * window halves as for a loss, once per window, and nothing goes
+	 * again.  It echoes until it sees CWR, which also answers an echo
+	 * in a loss recovery: that halved the window already.
+	 */
+	if (!o->ecn_ok || !(p->h.flags & TCPHDR_ECE))
+		return;
+	if (ecp_cc_ece(&o->cc, o->acked, ecp_conn_out_snd_max(o) - o->acked,
+		       o->snd_nxt, o->mss)) {
+		o->cwr = true;
+		ecp_stats_inc(&c->t->stats, ECP_STAT_ECN_REDUCTIONS);
+	} else if (ecp_cc_recovering(&o->cc, o->acked)) {
+		o->cwr = true;
+	}
 }
 
 void ecp_conn_out_pmtu(struct ecp_conn *c, struct ecp_conn_out *o,
 		       struct sk_buff *skb, u64 off, u32 mtu,
 		       struct sk_buff_head *q)
 {
+	u64 budget = ECP_PUSH_MAX;
 	u16 mss;
 
 	/* As tcp_v4_err(): only about something in flight. */
@@ -196,5 +212,5 @@ void ecp_conn_out_pmtu(struct ecp_conn *c, struct ecp_conn_out *o,
 	 */
 	ecp_sack_start(&o->sack, o->snd_nxt, 0);
 	ecp_cc_resent(&o->cc, o->snd_nxt);
-	ecp_conn_resend_out(c, o, q);
+	ecp_conn_resend_out(c, o, q, &budget);
 }

@@ -117,6 +117,37 @@ static void ecp_conn_send_ack_src_data(struct ecp_conn *c,
 }
 
 /*
+ * The first run of s's segment [off, off + len) that S already has, as
+ * the D-SACK block of its next ACK (RFC 2883): s's stack then learns that
+ * it re-sent for nothing and undoes the window it cut for that loss
+ * (tcp_check_dsack()), and RACK widens its reordering window.  Only for s
+ * with SACK, whose Linux takes D-SACK by default (tcp_dsack).
+ */
+static void ecp_conn_src_dsack(struct ecp_conn_src *s, u64 off, u32 len)
+{
+	u64 low = ecp_ivset_low(&s->iv), end = off + len;
+	struct ecp_iv iv;
+	u32 i;
+
+	s->dsack_end = 0;
+	if (!s->sack_ok || !len)
+		return;
+	if (off < low) {
+		s->dsack_start = off;
+		s->dsack_end = min(end, low);
+		return;
+	}
+	i = ecp_ivset_search(&s->iv, off + 1);
+	if (i == ecp_ivset_count(&s->iv))
+		return;
+	iv = ecp_ivset_at(&s->iv, i);
+	if (iv.start >= end)
+		return;
+	s->dsack_start = max(iv.start, off);
+	s->dsack_end = min(iv.end, end);
+}
+
+/*
  * Data, FIN and ACK from an established source: combine, then push to the
  * client.  Returns false if the connection must be freed.
  */
@@ -162,6 +193,7 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		bool holes = ecp_ivset_count(&s->iv);
 
 		atomic64_inc(&cfg->stats.segs_in);
+		ecp_conn_src_dsack(s, off, p->len);
 		n = ecp_conn_src_apply(c, s, off, skb, p->dataoff, p->len);
 		if (n == -ENOBUFS || n == -ENOSPC) {
 			/*

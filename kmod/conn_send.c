@@ -84,31 +84,42 @@ static void ecp_conn_hdr_out(const struct ecp_conn *c,
 
 /*
  * What S holds of source s beyond its hole, as SACK blocks on a pure ACK
- * (RFC 2018 §4): first the range of its latest segment past the hole,
+ * (RFC 2018 §4): first the bytes s just sent twice (D-SACK, RFC 2883, on
+ * one ACK only), then the range of its latest segment past the hole,
  * then the others from the top, where the next losses of a window are.
  * s keeps a scoreboard of what it was told, so that ranges left out of
  * one ACK are known from an earlier one.  Not on S's segments with the
  * client's bytes: they are cut to s's MSS, with no room for options.
  */
-static void ecp_conn_sack_block(const struct ecp_conn_src *s,
-				struct ecp_tcp_hdr *h, u32 i)
+static void ecp_conn_sack_range(const struct ecp_conn_src *s,
+				struct ecp_tcp_hdr *h, struct ecp_iv iv)
 {
-	struct ecp_iv iv = ecp_ivset_at(&s->iv, i);
-
 	h->sack[h->nsack].start_seq = ecp_off_to_seq(iv.start, s->isn + 1);
 	h->sack[h->nsack].end_seq = ecp_off_to_seq(iv.end, s->isn + 1);
 	h->nsack++;
 }
 
-static void ecp_conn_sack_src(struct ecp_conn *c,
-			      const struct ecp_conn_src *s,
+static void ecp_conn_sack_block(const struct ecp_conn_src *s,
+				struct ecp_tcp_hdr *h, u32 i)
+{
+	ecp_conn_sack_range(s, h, ecp_ivset_at(&s->iv, i));
+}
+
+static void ecp_conn_sack_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			      struct ecp_tcp_hdr *h)
 {
 	u32 n = ecp_ivset_count(&s->iv), i, first;
 
-	if (!s->sack_ok || !n)
+	if (!s->sack_ok || (!n && !s->dsack_end))
 		return;
 	ecp_stats_inc(&c->t->stats, ECP_STAT_SACKS);
+	if (s->dsack_end) {
+		ecp_conn_sack_range(s, h, (struct ecp_iv){ s->dsack_start,
+							  s->dsack_end });
+		s->dsack_end = 0;
+	}
+	if (!n)
+		return;
 
 	/* The interval holding s->recent, if one does. */
 	first = ecp_ivset_search(&s->iv, s->recent + 1);
@@ -191,6 +202,9 @@ void ecp_conn_send_synack_client(struct ecp_conn *c, struct sk_buff_head *q)
 		h.mss = min(h.mss, c->src[i].mss);
 	h.wscale = c->client.wscale >= 0 ? cl->ws_out : -1;
 	h.sack_ok = cl->sack_ok;
+	/* ECN-setup SYN-ACK: ECE without CWR. */
+	if (cl->ecn_ok)
+		h.flags |= TCPHDR_ECE;
 	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 }
@@ -333,6 +347,16 @@ static int ecp_conn_send_data_out(struct ecp_conn *c, struct ecp_conn_out *o,
 
 	ecp_conn_hdr_out(c, o, &h, ecp_conn_out_seq(o, off),
 			 TCPHDR_ACK | (push ? TCPHDR_PSH : 0));
+	/*
+	 * To an ECN client new bytes are ECN-capable, re-sent ones not (RFC
+	 * 3168 §6.1.5, as Linux's tcp_ecn_send()); the first new bytes after
+	 * a window cut for its echo carry CWR, which ends its echo.
+	 */
+	if (o->ecn_ok && off >= o->snd_nxt) {
+		h.ect = true;
+		if (o->cwr)
+			h.flags |= TCPHDR_CWR;
+	}
 	skb = ecp_tcp_build_data(q, &h, len, o->mss);
 	if (!skb) {
 		ecp_conn_nomem(c);
@@ -344,6 +368,8 @@ static int ecp_conn_send_data_out(struct ecp_conn *c, struct ecp_conn_out *o,
 		kfree_skb(skb);
 		return -EFAULT;
 	}
+	if (h.flags & TCPHDR_CWR)
+		o->cwr = false;
 	/* Re-sent bytes count as RESENT only, so BYTES_OUT is the streams. */
 	if (off + len > o->snd_nxt) {
 		u64 n = off + len - max(off, o->snd_nxt);
@@ -696,7 +722,7 @@ void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q, u8 err,
 /* ---- Towards the outputs ---------------------------------------------- */
 
 u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
-			struct sk_buff_head *q)
+			struct sk_buff_head *q, u64 *budget)
 {
 	u32 most = rounddown(ECP_GSO_MAX, o->mss);
 	u64 pipe, start;
@@ -715,10 +741,10 @@ u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	/* A round of re-sending begins (lost copies, conn_out.c). */
 	if (first)
 		o->round_us = tcp_clock_us();
-	while (first || pipe + o->mss <= o->cc.cwnd) {
+	while (first || (pipe + o->mss <= o->cc.cwnd && *budget >= o->mss)) {
 		if (!ecp_sack_next(&o->sack, &start, &len,
 				   first ? o->mss :
-				   min_t(u64, most, o->cc.cwnd - pipe)))
+				   min3((u64)most, o->cc.cwnd - pipe, *budget)))
 			return pipe < o->cc.cwnd ? o->cc.cwnd - pipe : 0;
 		first = false;
 		ecp_rtt_resent(&o->rtt);
@@ -729,6 +755,7 @@ u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 			      DIV_ROUND_UP(len, o->mss));
 		ecp_sack_sent(&o->sack, start + len);
 		pipe += len;
+		*budget -= min_t(u64, len, *budget);
 	}
 	return 0;
 }
@@ -801,6 +828,21 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 {
 	u64 complete = ecp_conn_out_complete(c, o);
 	u64 len = ecp_conn_out_len(c, o);
+	/* Whole segments per GSO packet; the tail may be short. */
+	u32 most = rounddown(ECP_GSO_MAX, o->mss);
+	u64 budget = ECP_PUSH_MAX;
+	u64 limit, room, sent;
+	unsigned long now;
+
+	if (ecp_conn_has_targets(c) && !o->synack)
+		return;
+	complete = min(complete, len);
+	sent = o->snd_nxt;
+	now = jiffies;
+	/* New bytes after a silence: the window the path may still take. */
+	if (o->acked == o->snd_nxt && o->snd_nxt < complete && o->last_sent)
+		ecp_cc_restart(&o->cc, now - o->last_sent, o->rto, now,
+			       o->mss);
 	/*
 	 * Its window, and what the path to it takes (cc.h); the first two
 	 * duplicate ACKs each let one more segment out (limited transmit,
@@ -808,31 +850,32 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	 * often makes the third: the output's GRO turns a whole GSO packet
 	 * past a hole into one duplicate.
 	 */
-	u64 limit = o->acked + min_t(u64, o->win,
-				     o->cc.cwnd + ecp_cc_limited(&o->cc,
-								 o->acked,
-								 o->mss));
-	/* Whole segments per GSO packet; the tail may be short. */
-	u32 most = rounddown(ECP_GSO_MAX, o->mss);
-	u64 room;
-
-	if (ecp_conn_has_targets(c) && !o->synack)
-		return;
+	limit = o->acked + min_t(u64, o->win,
+				 o->cc.cwnd + ecp_cc_limited(&o->cc, o->acked,
+							     o->mss));
 	/* In a recovery, what was lost first, then what the pipe leaves. */
-	room = ecp_conn_resend_out(c, o, q);
+	room = ecp_conn_resend_out(c, o, q, &budget);
 	if (room != U64_MAX)
 		limit = min(o->acked + o->win, o->snd_nxt + room);
-	complete = min(complete, len);
-	while (o->snd_nxt < complete && o->snd_nxt < limit && *tokens) {
+	while (o->snd_nxt < complete && o->snd_nxt < limit && *tokens &&
+	       budget) {
 		u32 n = min3((u64)most, complete - o->snd_nxt,
 			     limit - o->snd_nxt);
 
-		n = min_t(u64, n, *tokens);
+		n = min3((u64)n, *tokens, budget);
 		if (!ecp_conn_send_new_out(c, o, q, n, complete))
 			break;
 		if (*tokens != U64_MAX)
 			*tokens -= n;
+		budget -= n;
 	}
+	/* Did the window, and not the sources or the client, stop it? */
+	if (o->snd_nxt > sent || room != U64_MAX ||
+	    o->snd_nxt >= o->acked + o->cc.cwnd)
+		ecp_cc_sent(&o->cc, o->acked, o->snd_nxt,
+			    ecp_conn_out_snd_max(o) - o->acked,
+			    ecp_conn_out_snd_max(o) - o->acked >= o->cc.cwnd,
+			    now, o->rto, o->mss);
 	if (!o->fin_sent && o->snd_nxt == len) {
 		ecp_conn_send_fin_out(c, o, q);
 		if (o->acked == o->snd_nxt)

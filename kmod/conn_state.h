@@ -40,6 +40,14 @@
 #include "seq.h"
 
 #define ECP_TICK	(HZ / 20)
+/*
+ * Most bytes one push puts on the wire to one output, re-sent and new:
+ * an ACK that opens a wide window (a recovery's end, a window update)
+ * must not make one softirq copy megabytes, nor put them in one burst on
+ * the output's queue.  The rest goes on the ACKs that this much brings
+ * back.  Linux's tcp_limit_output_bytes is the same size.
+ */
+#define ECP_PUSH_MAX	(16 * ECP_GSO_MAX)
 /* First repetition of a SYN-ACK or SYN (RFC 6298 §2.1: 1 s). */
 #define ECP_SYNACK_RTO	HZ
 /* Longest interval between probes of a zero window (TCP: 120 s). */
@@ -89,6 +97,8 @@ struct ecp_conn_src {
 	u64 fin_off;			/* stream length, if fin */
 	u64 ref;			/* highest offset seen */
 	u64 recent;			/* its last segment past a hole */
+	u64 dsack_start;		/* bytes it sent twice, for S's */
+	u64 dsack_end;			/* next ACK; end 0: none */
 	unsigned long last_rx;		/* jiffies of its last segment */
 	u32 last_ack;			/* fields of the last ACK S sent it */
 	u16 last_win;
@@ -114,6 +124,8 @@ struct ecp_conn_out {
 	u8 ws;				/* shift of the windows it sends */
 	u8 ws_out;			/* shift of the windows S sends it */
 	bool sack_ok;			/* both offered SACK (RFC 2018) */
+	bool ecn_ok;			/* client: ECN set up (RFC 3168) */
+	bool cwr;			/* client: CWR on the next new data */
 	u16 mss;			/* largest segment S sends it */
 	u32 win;			/* its window, bytes */
 	u64 acked;			/* output-stream offset it acked */
@@ -524,11 +536,12 @@ void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q, u8 err,
 		    int skip_tgt);
 /*
  * In a recovery, re-send what output o lost (sack.h) as far as the
- * congestion window lets in flight.  Returns the room it leaves for new
- * bytes: none while lost bytes wait.
+ * congestion window lets in flight and @budget (ECP_PUSH_MAX, reduced
+ * by what it sends) allows.  Returns the room it leaves for new bytes:
+ * none while lost bytes wait.
  */
 u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
-			struct sk_buff_head *q);
+			struct sk_buff_head *q, u64 *budget);
 /*
  * A tail loss probe to output o (RFC 8985 §7): one segment of new bytes
  * if its windows have room, else its last segment again, so that its ACK

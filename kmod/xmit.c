@@ -8,6 +8,7 @@
 #include <linux/ip.h>
 #include <linux/tcp.h>
 #include <kunit/visibility.h>
+#include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/netfilter/nf_conntrack.h>
 #include <net/route.h>
@@ -93,7 +94,7 @@ static void ecp_tcp_headers(struct sk_buff *skb, const struct ecp_tcp_hdr *h,
 	skb_reset_network_header(skb);
 	iph->version = 4;
 	iph->ihl = sizeof(*iph) / 4;
-	iph->tos = 0;
+	iph->tos = h->ect ? INET_ECN_ECT_0 : 0;
 	/* DF: the segments are sized to the path MSS; id 0 as with DF. */
 	iph->frag_off = htons(IP_DF);
 	iph->id = 0;
@@ -173,6 +174,9 @@ struct sk_buff *ecp_tcp_build_data(struct sk_buff_head *q,
 	if (paylen > mss) {
 		skb_shinfo(skb)->gso_size = mss;
 		skb_shinfo(skb)->gso_type = SKB_GSO_TCPV4;
+		/* GSO puts CWR on the first segment only (tcp_gso_segment()). */
+		if (h->flags & TCPHDR_CWR)
+			skb_shinfo(skb)->gso_type |= SKB_GSO_TCP_ECN;
 		skb_shinfo(skb)->gso_segs = DIV_ROUND_UP(paylen, mss);
 	}
 	__skb_queue_tail(q, skb);

@@ -34,6 +34,7 @@ struct ecp_tcp_hdr {
 	bool sack_ok;	/* SYN only: SACK-permitted option */
 	u8 nsack;	/* not on a SYN: SACK blocks (RFC 2018), 0..4 */
 	struct tcp_sack_block sack[ECP_TCP_SACK_MAX];
+	bool ect;	/* ECN-capable transport, ECT(0), in the IP header */
 };
 
 /*

@@ -29,7 +29,7 @@
 # topo_net X, topo_addr X, topo_kill_ns NS [SIG], topo_each_link FN ARGS...,
 # topo_mtu X MTU, topo_cap I RATE, topo_delay I MS, topo_uncap I,
 # topo_cap_b I RATE, topo_uncap_b I, topo_listening NS PORT,
-# topo_keepalives NS, topo_via X,
+# topo_nstat NS COUNTER, topo_via X,
 # topo_via_mtu X MTU, topo_router NS, topo_veth ...; and for any
 # namespace: ecin NS ECCTL-ARGS... (logged), ecq NS ECCTL-ARGS... (not
 # logged), ecfetch_in NS ECFETCH-ARGS... (logged).
@@ -257,11 +257,12 @@ topo_uncap_b() {
 	return 0
 }
 
-# topo_keepalives NS: how many TCP keepalive probes NS has sent (nstat's
-# TcpExtTCPKeepAlive, absolute, the history untouched).
-topo_keepalives() {
-	ip netns exec "$1" nstat -asz TcpExtTCPKeepAlive |
-		awk '$1 == "TcpExtTCPKeepAlive" { print $2 }'
+# topo_nstat NS COUNTER: NS's TCP/IP counter COUNTER since NS began
+# (nstat's name: TcpExtTCPKeepAlive, the keepalive probes NS sent;
+# TcpExtTCPDSACKRecv, the D-SACKs its senders were told), the history
+# untouched.
+topo_nstat() {
+	ip netns exec "$1" nstat -asz "$2" | awk -v c="$2" '$1 == c { print $2 }'
 }
 
 # topo_listening NS PORT: something listens on TCP PORT in NS.

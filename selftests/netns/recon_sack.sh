@@ -18,12 +18,16 @@
 #   shallow queue, 200 ms   slow start overshoots a 32 KiB queue in front
 #                           of A: with SACK every hole of the burst goes in
 #                           one round trip, several per recovery
+#   ECN                     A asks for it, a CoDel queue marks: S halves
+#                           its window for the echoes (ecn_reductions)
 #   5% loss, bursts and     from source B1: S prompts B1 with duplicate
 #   reordering from B1      ACKs, with SACK blocks of what it holds when B1
 #                           negotiated SACK (none when not), and never
 #                           refuses a segment for want of a hole record
 #                           (overflow 0); B1's own TCP_INFO (ecp-srv -T)
 #                           says what it negotiated and that it resent
+#   duplicates from B1      S D-SACKs them when B1 has SACK, and B1's stack
+#                           counts them
 #
 # Offloads stay on: S's GSO packets are dropped whole by netem, 44
 # segments at a time, as a full switch queue drops a burst.  A is
@@ -55,7 +59,7 @@ id=0
 # case_run NAME MIB CHECK: rebuild a MIB MiB fragment under the fault in
 # place, check it byte for byte and the jq condition CHECK over the
 # task's statistics; what A's connection negotiated is in $neg
-# ("tcp sack 0|1 ts 0|1 wscale SND,RCV").
+# ("tcp sack 0|1 ts 0|1 wscale SND,RCV ecn 0|1 retrans N").
 case_run() {
 	local name=$1 mib=$2 check=$3 got
 	id=$((id + 1))
@@ -142,6 +146,28 @@ for sack in 1 0; do
 	pp topo_uncap 1
 done
 
+# ECN (RFC 3168): A asks for it (tcp_ecn=1; Linux's default, 2, only
+# accepts it), and a CoDel queue behind 20 Mbit/s on S's end of A's link
+# marks S's segments instead of dropping them.  S halves its window for
+# A's echo, once per window, and re-sends nothing for it.
+pp ip netns exec $A sysctl -qw net.ipv4.tcp_sack=1
+pp ip netns exec $A sysctl -qw net.ipv4.tcp_ecn=1
+pp ip netns exec $S tc qdisc replace dev to-a1 root handle 1: \
+	tbf rate 20mbit burst 16384 limit 1000000
+pp ip netns exec $S tc qdisc replace dev to-a1 parent 1:1 \
+	codel ecn target 1ms interval 10ms limit 10000
+case_run "ECN, a marking queue on A's link" 4 \
+	'.conns_done == 1 and .ecn_reductions > 0'
+case "$neg" in
+"tcp sack 1 ts 0 wscale "*" ecn 1 "*)
+	tap_ok "ECN: A's connection negotiated it" ;;
+*)
+	tap_fail "ECN: A's connection negotiated it" "$neg" ;;
+esac
+ip netns exec $S tc -s qdisc show dev to-a1 | sed 's/^/# /'
+pp topo_uncap 1
+pp ip netns exec $A sysctl -qw net.ipv4.tcp_ecn=2
+
 # b_link SPEC...: netem on B1's end of its link (the data B1 sends S).
 b_link() {
 	ip netns exec ${B}1 tc qdisc replace dev to-s root netem "$@"
@@ -200,6 +226,17 @@ for sack in 1 0; do
 	case_run "sources' SACK $on, reordering from B1" 2 \
 		".conns_done == 1 and .overflow == 0 and $told"
 	src_check "sources' SACK $on, reordering" $sack 0
+
+	# B1's link sends a twentieth of its packets twice: S tells B1 of
+	# each with a D-SACK (RFC 2883) when B1 has SACK, and B1's own stack
+	# counts them (TcpExtTCPDSACKRecv); never without SACK.
+	dsack=$(topo_nstat ${B}1 TcpExtTCPDSACKRecv)
+	b_link duplicate 5% limit 100000
+	case_run "sources' SACK $on, duplicates from B1" 2 \
+		".conns_done == 1 and .dups_skipped > 0 and $told"
+	dsack=$(($(topo_nstat ${B}1 TcpExtTCPDSACKRecv) - dsack))
+	tap_check "sources' SACK $on: B1 was told of $dsack duplicates" \
+		test $((dsack > 0)) = $sack
 	ip netns exec ${B}1 tc qdisc del dev to-s root
 done
 

@@ -120,7 +120,7 @@ ec_stop_servers
 # never idled.
 EC_TASK="timeout idle 30000" ec_prep 5 isal-cauchy 3 2 0 $((2 << 20)) >&2
 pp topo_cap_b 1 256kbit
-ka=$(topo_keepalives $A)
+ka=$(topo_nstat $A TcpExtTCPKeepAlive)
 ka_opts=keepalive,keepidle=1,keepintvl=1,keepcnt=2
 echo "[+] ip netns exec $A socat -u TCP:$VIP:7005,$ka_opts - > out" >&"$tap_log"
 ip netns exec $A socat -u TCP:$VIP:7005,$ka_opts - > "$tmp/5/out" 2> "$tmp/5/err" &
@@ -131,7 +131,7 @@ sleep 8
 pp topo_uncap_b 1
 client_done "keepalives while a source stalls: answered, byte-exact" 5
 tap_check "A sent keepalives while its source stalled" \
-	test "$(topo_keepalives $A)" -ge $((ka + 2))
+	test "$(topo_nstat $A TcpExtTCPKeepAlive)" -ge $((ka + 2))
 # A keepalive is offset -1 of A's stream: compared unsigned with the window's
 # right edge, it read as 2^64 - 1 and was dropped here.
 tap_check "S dropped none of them as out of window" \
@@ -146,7 +146,7 @@ ec_stop_servers
 # S must answer.
 ka=0
 for n in 1 2 3; do
-	ka=$((ka + $(topo_keepalives "$B$n")))
+	ka=$((ka + $(topo_nstat "$B$n" TcpExtTCPKeepAlive)))
 done
 conn_established() {
 	[ "$(ec_stats "$1" .stats.conn_state)" = established ]
@@ -163,7 +163,7 @@ wait $cpid
 ec_verify "sources' keepalives while A holds its request: answered, byte-exact" 6
 kb=0
 for n in 1 2 3; do
-	kb=$((kb + $(topo_keepalives "$B$n")))
+	kb=$((kb + $(topo_nstat "$B$n" TcpExtTCPKeepAlive)))
 done
 tap_check "the sources sent keepalives before their first byte" \
 	test "$kb" -ge $((ka + 3))

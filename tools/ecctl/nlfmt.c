@@ -106,6 +106,7 @@ static const struct {
 	{ ECPROXY_A_STATS_TIMEOUTS, "timeouts" },
 	{ ECPROXY_A_STATS_SACKS, "sacks" },
 	{ ECPROXY_A_STATS_TAIL_PROBES, "tail_probes" },
+	{ ECPROXY_A_STATS_ECN_REDUCTIONS, "ecn_reductions" },
 };
 
 static json_object *u64_json(const struct nlattr *a)
@@ -358,9 +359,9 @@ void ecctl_fmt_stats_text(json_object *st, const char *in)
 	       num(st, "segs_applied"), num(st, "dups_skipped"), num(st, "resent"),
 	       num(st, "recoveries"), num(st, "timeouts"));
 	printf("%swindow-clamps %" PRId64 " peak-buffer %" PRId64 " overflow %" PRId64
-	       " prompts %" PRId64 " sacks %" PRId64 "\n",
+	       " prompts %" PRId64 " sacks %" PRId64 " ecn-reductions %" PRId64 "\n",
 	       in, num(st, "window_clamps"), num(st, "peak_buffer"), num(st, "overflow"),
-	       num(st, "prompts"), num(st, "sacks"));
+	       num(st, "prompts"), num(st, "sacks"), num(st, "ecn_reductions"));
 	printf("%spmtu-updates %" PRId64 " time-wait-resets %" PRId64
 	       " window-probes %" PRId64 " tail-probes %" PRId64,
 	       in, num(st, "pmtu_updates"), num(st, "time_wait_resets"),

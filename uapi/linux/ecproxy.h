@@ -386,6 +386,9 @@
  *                 flight went unacknowledged, so that the ACK it draws
  *                 starts a fast recovery of the flight's lost tail
  *                 instead of an RTO.
+ *    ECN_REDUCTIONS: congestion windows towards a client that negotiated
+ *                    ECN (RFC 3168) halved for its echo of a congestion
+ *                    mark (ECE), once per window, nothing re-sent.
  *    DROPS: NLA_NESTED, one NLA_U64 per reason, the attribute type being
  *           the reason (enum ecproxy_drop_reason): packets of a task
  *           that were invalid and dropped.
@@ -552,6 +555,7 @@ enum ecproxy_stats_attr {
 	ECPROXY_A_STATS_SACKS,
 	ECPROXY_A_STATS_RTT,
 	ECPROXY_A_STATS_TAIL_PROBES,
+	ECPROXY_A_STATS_ECN_REDUCTIONS,
 	__ECPROXY_A_STATS_MAX
 };
 #define ECPROXY_A_STATS_MAX (__ECPROXY_A_STATS_MAX - 1)

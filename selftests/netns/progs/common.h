@@ -76,8 +76,8 @@ static inline int set_fast_keepalive(int fd)
 /*
  * What socket @s negotiated and how often it retransmitted, from
  * TCP_INFO (what ss -ti reads; Debian 12's ss does not print the SACK
- * and timestamp flags): "tcp sack 0|1 ts 0|1 wscale SND,RCV retrans N"
- * into @buf.  Returns 0 or -1 with errno set.
+ * and timestamp flags): "tcp sack 0|1 ts 0|1 wscale SND,RCV ecn 0|1
+ * retrans N" into @buf.  Returns 0 or -1 with errno set.
  */
 static inline int tcp_info_line(int s, char *buf, size_t size)
 {
@@ -86,10 +86,11 @@ static inline int tcp_info_line(int s, char *buf, size_t size)
 
 	if (getsockopt(s, IPPROTO_TCP, TCP_INFO, &ti, &len))
 		return -1;
-	snprintf(buf, size, "tcp sack %d ts %d wscale %d,%d retrans %u",
+	snprintf(buf, size, "tcp sack %d ts %d wscale %d,%d ecn %d retrans %u",
 		 !!(ti.tcpi_options & TCPI_OPT_SACK),
 		 !!(ti.tcpi_options & TCPI_OPT_TIMESTAMPS),
 		 ti.tcpi_snd_wscale, ti.tcpi_rcv_wscale,
+		 !!(ti.tcpi_options & TCPI_OPT_ECN),
 		 ti.tcpi_total_retrans);
 	return 0;
 }

@@ -16,7 +16,7 @@
  * buffer (SO_RCVBUF) before connecting, so that it closes sooner.  What
  * arrives goes to OUT or to stdout.  At the server's FIN, stderr gets what
  * the connection negotiated, from TCP_INFO (tcp_info_line()): "tcp sack
- * 0|1 ts 0|1 wscale SND,RCV retrans N"; the last line on stderr is "bytes N seconds S", S
+ * 0|1 ts 0|1 wscale SND,RCV ecn 0|1 retrans N"; the last line on stderr is "bytes N seconds S", S
  * measured from before connect() to the server's FIN.  Exits 1 if the
  * connection fails (saying after how long) or is reset.
  */
