@@ -112,13 +112,49 @@ if [ -s "$out/buffer.csv" ]; then
 		set ylabel 'Mbit/s'; set logscale x 2; set yrange [0:*];
 		plot '$out/buffer.csv' using (\$1/1024):3 every ::1 with linespoints title 'ecproxy',
 		     '' using (\$1/1024):4 every ::1 with lines dashtype 2 title 'buffer / RTT',
-		     '' using (\$1/1024):5 every ::1 with lines dashtype 3 title 'cap'"
+		     '' using (\$1/1024):5 every ::1 with lines dashtype 3 title 'cap',
+		     '' using (\$1/1024):7 every ::1 with lines dashtype 4 title 'replication'"
 	{
 		echo "## Rate vs decode buffer at RTT $(awk -F, 'NR == 2 { print $2 }' "$out/buffer.csv") ms ([buffer.png](buffer.png), [buffer.csv](buffer.csv))"
 		echo
-		echo "| buffer | ecproxy Mbit/s | buffer/RTT Mbit/s | cap Mbit/s | rate / min(buffer/RTT, cap) |"
-		echo "|---:|---:|---:|---:|---:|"
-		awk -F, 'NR > 1 { lim = $4 < $5 ? $4 : $5; printf "| %d KiB | %.2f | %.2f | %.2f | %.2f |\n", $1 / 1024, $3, $4, $5, $3 / lim }' "$out/buffer.csv"
+		awk -F, 'NR == 2 && NF >= 9 { printf "Replication on the same path: %.2f Mbit/s; its sender measured an RTT of %s ms (ss -ti), S measured %s ms to A at the largest buffer below.\n\n", $7, $9, "@" }' "$out/buffer.csv" |
+			sed "s/@/$(awk -F, 'END { print $8 }' "$out/buffer.csv")/"
+		echo "| buffer | ecproxy Mbit/s | buffer/RTT Mbit/s | cap Mbit/s | rate / min(buffer/RTT, cap) | ecproxy / replication | S's RTT to A, ms |"
+		echo "|---:|---:|---:|---:|---:|---:|---:|"
+		awk -F, 'NR > 1 { lim = $4 < $5 ? $4 : $5; printf "| %d KiB | %.2f | %.2f | %.2f | %.2f | %s | %s |\n", $1 / 1024, $3, $4, $5, $3 / lim,
+			$7 ? sprintf("%.2f", $3 / $7) : "-", $8 != "" ? $8 : "-" }' "$out/buffer.csv"
+		echo
+	} >> "$md"
+fi
+
+if [ -s "$out/loss.csv" ]; then
+	# Medians of the runs, one line per link and loss.
+	awk -F, 'NR > 1 { k = $1 "," $2; if (!(k in seen)) { seen[k] = 1; o[n++] = k }
+			v[k, $4, ++c[k, $4]] = $8 }
+		function med(k, w,   m, i, j, t, a) {
+			m = c[k, w]; for (i = 1; i <= m; i++) a[i] = v[k, w, i]
+			for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return m ? (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) : 0 }
+		END {
+			print "link,loss,replication_mbit_s,native_mbit_s,ecproxy_mbit_s,ratio_to_replication"
+			for (i = 0; i < n; i++) {
+				r = med(o[i], "replication"); e = med(o[i], "ecproxy")
+				printf "%s,%.3f,%.3f,%.3f,%.2f\n", o[i], r, med(o[i], "native"), e, r ? e / r : 0
+			}
+		}' "$out/loss.csv" > "$out/loss-summary.csv"
+	plot loss "set title 'Goodput under loss, RS(6,3) (A link $cap)'; set ylabel 'Mbit/s';
+		set style data histogram; set style histogram clustered gap 1; set style fill solid 0.8;
+		set yrange [0:*]; set key outside right; set xtics rotate by -30;
+		plot '$out/loss-summary.csv' skip 1 using 3:xtic(stringcolumn(1).' '.stringcolumn(2)) title 'replication',
+		     '' skip 1 using 4 title 'native EC', '' skip 1 using 5 title 'ecproxy'"
+	{
+		echo "## Goodput under loss, RS(6,3) ([loss.png](loss.png), [loss.csv](loss.csv))"
+		echo
+		echo "Medians of $(awk -F, 'NR > 1 && $3 > m { m = $3 } END { print m }' "$out/loss.csv") runs. Loss on A's link is on the data S (or the router) sends A; on the sources' links, on the data every storage node sends. Burst: netem gemodel 2% 50%."
+		echo
+		echo "| link | loss | replication Mbit/s | native Mbit/s | ecproxy Mbit/s | ecproxy / replication |"
+		echo "|---|---|---:|---:|---:|---:|"
+		awk -F, 'NR > 1 { printf "| %s | %s | %.2f | %.2f | %.2f | **%.2f** |\n", $1, $2, $3, $4, $5, $6 }' "$out/loss-summary.csv"
 		echo
 	} >> "$md"
 fi

@@ -12,7 +12,7 @@
 #                (real hardware) or tiny (a smoke run of every figure)
 #   BENCH_CAP    tc rate of each A's link (default: reduced 8mbit, full 1gbit;
 #                the targets' links of the multi and rate figures: see below)
-#   BENCH_ONLY   space-separated subset of: gf codes router buffer
+#   BENCH_ONLY   space-separated subset of: gf codes router buffer loss
 #                concurrency latency uncapped multi degread rate write
 #   ECP_KO       ecproxy.ko to insmod (default: modprobe ecproxy)
 # Ratios are the result; absolute numbers under emulation mean little.
@@ -22,7 +22,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 out=${1:-$top/build/bench}
 size=${BENCH_SIZE:-reduced}
-only=${BENCH_ONLY:-gf codes router buffer concurrency latency uncapped multi degread rate write}
+only=${BENCH_ONLY:-gf codes router buffer loss concurrency latency uncapped multi degread rate write}
 topo_init bench
 mkdir -p "$out"
 start=$(date +%s)
@@ -32,7 +32,7 @@ reduced)
 	cap=${BENCH_CAP:-8mbit}
 	frag=$((1 << 20))		# fragment size of the code figure
 	rtt=200				# ms, buffer figure
-	buffers="8k 16k 32k 64k 128k 256k 512k"
+	buffers="8k 16k 32k 64k 128k 256k 512k 1m 2m 4m 8m"
 	buf_secs=8			# expected length of each buffer run
 	buf_max=$((8 << 20))		# largest fragment of the buffer figure
 	conc="1 2 4 8 16 32 64"
@@ -63,7 +63,7 @@ full)
 	cap=${BENCH_CAP:-1gbit}
 	frag=$((64 << 20))
 	rtt=10
-	buffers="16k 32k 64k 128k 256k 512k 1m 4m"
+	buffers="16k 32k 64k 128k 256k 512k 1m 2m 4m 8m"
 	buf_secs=5
 	buf_max=$((64 << 20))
 	conc="1 2 4 8 16 32 64"
@@ -211,12 +211,26 @@ buf_frag() {
 		n = int(r / 8 * s); if (n < 262144) n = 262144; if (n > mx) n = mx
 		print n - n % 4096 }'
 }
+# Replication runs once on the same path, with the largest fragment, its
+# sender's RTT (ss -ti) sampled beside it; each ecproxy run reports the
+# RTT S measured to A (STATS_RTT).
 if want buffer; then
-	echo "buffer_bytes,rtt_ms,mbit_s,buffer_over_rtt_mbit_s,cap_mbit_s,fragment_bytes" > "$out/buffer.csv"
+	echo "buffer_bytes,rtt_ms,mbit_s,buffer_over_rtt_mbit_s,cap_mbit_s,fragment_bytes,replication_mbit_s,ecproxy_rtt_ms,replication_rtt_ms" > "$out/buffer.csv"
 	topo_cap 1 "$cap"
 	topo_delay 1 $rtt
+	fb=$(buf_frag "$capbits")
+	say "replication, RTT $rtt ms, fragment $fb bytes"
+	setup_code isal-cauchy 6 3 0 "$fb" || exit 1
+	sha=$(sha256sum < "$tmp/d/frag.0" | cut -d' ' -f1)
+	fb_done=$fb
+	# ec_store spreads: the replica of fragment 0 is on B2, port 8001.
+	bench_rtt_start "${B}2" 8001 "$tmp/ss.rtt"
+	j=$(bench_way replication 1 1 isal-cauchy 6 3 0 "$sha")
+	read -r rep_rtt _ <<< "$(bench_rtt_stop "$tmp/ss.rtt")"
+	[ "$(jget "$j" sha256_ok)" = true ] || say "FAILED: $j"
+	rep=$(jget "$j" mbit_s)
+	say "  $(printf '%.2f' "$rep") Mbit/s, its sender's srtt $rep_rtt ms (ss -ti)"
 	id=10
-	fb_done=
 	for b in $buffers; do
 		bb=$(numfmt --from=iec "${b^^}")
 		bdp=$(awk -v b="$bb" -v t=$rtt 'BEGIN { print b * 8 / (t / 1000) }')
@@ -232,12 +246,69 @@ if want buffer; then
 		j=$(bench_way ecproxy 1 $id isal-cauchy 6 3 0 "$sha")
 		[ "$(jget "$j" sha256_ok)" = true ] || say "FAILED: $j"
 		r=$(jget "$j" mbit_s)
-		say "  $(printf '%.2f' "$r") Mbit/s"
-		echo "$bb,$rtt,$r,$(awk -v b="$bdp" -v c="$capbits" 'BEGIN { print b / 1e6 "," c / 1e6 }'),$EC_FRAGSIZE" >> "$out/buffer.csv"
+		ert=$(ecq "$S" -j task show id $id -s | jq -r '.[0].stats.rtt_us / 1000')
+		say "  $(printf '%.2f' "$r") Mbit/s, S's srtt to A $ert ms"
+		echo "$bb,$rtt,$r,$(awk -v b="$bdp" -v c="$capbits" 'BEGIN { print b / 1e6 "," c / 1e6 }'),$EC_FRAGSIZE,$rep,$ert,$rep_rtt" >> "$out/buffer.csv"
 		ecq "$S" task del id $id
 		id=$((id + 1))
 	done
 	topo_uncap 1
+fi
+
+# --- goodput under loss, on A's link and on the sources' links -------------
+# RS(6,3), A's link capped as in the codes figure, RTT as it is.  Loss on
+# A's link: netem on S's end (the data to A), the cap's tbf under it; on
+# the sources' links: netem on every storage node's end (the data to S,
+# the replica's included).  Burst loss is netem's Gilbert-Elliott model
+# (gemodel 2% 50%: bursts of two packets on average, about 4% lost).
+# Medians of reps runs of each way.
+# loss_on WHERE SPEC...: netem SPEC on the data's way; loss_off WHERE.
+loss_on() {
+	local where=$1 i burst
+	shift
+	case $where in
+	A)
+		burst=$((capbits / 8 / 100))
+		[ $burst -ge 16384 ] || burst=16384
+		ip netns exec "$S" tc qdisc replace dev to-a1 root handle 1: \
+			netem "$@" limit 100000 &&
+		ip netns exec "$S" tc qdisc replace dev to-a1 parent 1:1 \
+			tbf rate "$cap" burst $burst latency 100ms ;;
+	sources)
+		for i in $(seq 1 16); do
+			ip netns exec "$B$i" tc qdisc replace dev to-s root \
+				netem "$@" limit 100000 || return 1
+		done ;;
+	esac
+}
+loss_off() {
+	local i
+	topo_uncap 1
+	for i in $(seq 1 16); do
+		ip netns exec "$B$i" tc qdisc del dev to-s root 2>/dev/null
+	done
+	return 0
+}
+if want loss; then
+	echo "link,loss,run,way,bytes,wall_s,cpu_s,mbit_s" > "$out/loss.csv"
+	setup_code isal-cauchy 6 3 0 $frag || exit 1
+	ec_task 1 isal-cauchy 6 3 0 >&2
+	for where in A sources; do
+		for l in 0% 1% 5% burst; do
+			spec=(loss "$l")
+			[ "$l" = burst ] && spec=(loss gemodel 2% 50%)
+			loss_on $where "${spec[@]}" || exit 1
+			[ $where = A ] || topo_cap 1 "$cap"
+			for run in $(seq 1 $reps); do
+				say "loss $l on the $where link(s), run $run"
+				: > "$tmp/c.csv"
+				BENCH_TIMEOUT=180000 ways "$tmp/c.csv" 1 1 isal-cauchy 6 3 0
+				sed "s/^/$where,$l,$run,/" "$tmp/c.csv" >> "$out/loss.csv"
+			done
+			ecq "$S" task show id 1 -s >&2
+			loss_off
+		done
+	done
 fi
 
 # --- concurrent reconstructions, one A and many As (paper Fig. 11) --------

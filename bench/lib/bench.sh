@@ -46,7 +46,7 @@ bench_way() {
 		size=$BENCH_BLOCK mode=read
 		layout=(block "$BENCH_BLOCK" cell "$BENCH_CELL")
 	fi
-	local common=(sha256 "$8" size "$size" timeout 30000)
+	local common=(sha256 "$8" size "$size" timeout "${BENCH_TIMEOUT:-30000}")
 	case $way in
 	replication) bench_fetch "$i" copy "$EC_REPLICA" "${common[@]}" ;;
 	native) bench_fetch "$i" native "${code[@]}" "${EC_SOURCES[@]}" \
@@ -106,6 +106,23 @@ bench_ping_stop() {
 	rm -f "$1.pid"
 	sed -n 's/.* time=\([0-9.]*\) ms$/\1/p' "$1" |
 		awk '{ s += $1; if ($1 > m) m = $1 } END { printf "%.2f %.2f\n", NR ? s / NR : 0, m }'
+}
+
+# bench_rtt_start NS PORT FILE: sample, every 200 ms into FILE, the RTT
+# that NS's TCP measures on its connections from local PORT (ss -ti),
+# until bench_rtt_stop FILE, which prints the last sample's "SRTT RTTVAR"
+# (ms): a plain connection's view of the path, beside ecproxy's.
+bench_rtt_start() {
+	ip netns exec "$1" sh -c "while :; do ss -tinH state established '( sport = :$2 )'; sleep 0.2; done" \
+		> "$3" 2>/dev/null &
+	echo $! > "$3.pid"
+}
+
+bench_rtt_stop() {
+	kill "$(cat "$1.pid")" 2>/dev/null
+	wait "$(cat "$1.pid")" 2>/dev/null
+	rm -f "$1.pid"
+	sed -n 's/.* rtt:\([0-9.]*\)\/\([0-9.]*\) .*/\1 \2/p' "$1" | tail -1 | grep . || echo "0 0"
 }
 
 # jget JSON KEY: one field of a JSON summary.
