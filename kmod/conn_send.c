@@ -841,8 +841,8 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	now = jiffies;
 	/* New bytes after a silence: the window the path may still take. */
 	if (o->acked == o->snd_nxt && o->snd_nxt < complete && o->last_sent)
-		ecp_cc_restart(&o->cc, now - o->last_sent, o->rto, now,
-			       o->mss);
+		ecp_cc_restart(&o->cc, now - o->last_sent,
+			       ecp_rtt_idle(&o->rtt), now, o->mss);
 	/*
 	 * Its window, and what the path to it takes (cc.h); the first two
 	 * duplicate ACKs each let one more segment out (limited transmit,
@@ -875,7 +875,7 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 		ecp_cc_sent(&o->cc, o->acked, o->snd_nxt,
 			    ecp_conn_out_snd_max(o) - o->acked,
 			    ecp_conn_out_snd_max(o) - o->acked >= o->cc.cwnd,
-			    now, o->rto, o->mss);
+			    now, ecp_rtt_idle(&o->rtt), o->mss);
 	if (!o->fin_sent && o->snd_nxt == len) {
 		ecp_conn_send_fin_out(c, o, q);
 		if (o->acked == o->snd_nxt)

@@ -44,3 +44,10 @@ unsigned long ecp_rtt_rto(const struct ecp_rtt *r)
 		       ECP_RTO_MIN, ECP_RTO_MAX);
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_rtt_rto);
+
+unsigned long ecp_rtt_idle(const struct ecp_rtt *r)
+{
+	return max(ecp_rtt_rto(r),
+		   usecs_to_jiffies(r->srtt_us) + ECP_RTO_MIN);
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_rtt_idle);

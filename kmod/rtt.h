@@ -59,4 +59,14 @@ bool ecp_rtt_acked(struct ecp_rtt *r, u64 acked, u64 now_us);
 /* The RTO in jiffies, in [ECP_RTO_MIN, ECP_RTO_MAX]. */
 unsigned long ecp_rtt_rto(const struct ecp_rtt *r);
 
+/*
+ * The silence after which a congestion window is stale (cc.h's restart
+ * and application-limited rules), in jiffies: Linux's RTO, at least SRTT
+ * + 200 ms (its RTTVAR floor is tcp_rto_min), not the one above.  At a
+ * long round trip that is little more than one, and a transfer held to
+ * its buffer waits a round trip for each flight: it could restart its
+ * window every flight.
+ */
+unsigned long ecp_rtt_idle(const struct ecp_rtt *r);
+
 #endif

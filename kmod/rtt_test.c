@@ -104,6 +104,23 @@ static void ecp_rtt_cap_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ecp_rtt_rto(&r), (unsigned long)ECP_RTO_MAX);
 }
 
+/* A window goes stale after SRTT + 200 ms of silence, not one RTO. */
+static void ecp_rtt_idle_test(struct kunit *test)
+{
+	struct ecp_rtt r = {};
+	int i;
+
+	KUNIT_EXPECT_EQ(test, ecp_rtt_idle(&r), (unsigned long)ECP_RTO_MIN);
+	for (i = 0; i < 50; i++)
+		ecp_rtt_sample_ms(&r, 1000 * (i + 1), i * SEC, 200);
+	KUNIT_EXPECT_LT(test, ecp_rtt_rto(&r), msecs_to_jiffies(300));
+	KUNIT_EXPECT_GE(test, ecp_rtt_idle(&r), msecs_to_jiffies(400));
+	KUNIT_EXPECT_LE(test, ecp_rtt_idle(&r), msecs_to_jiffies(400) + 1);
+	/* A long RTO (a varying round trip) stays the bound. */
+	r.rttvar_us = 500 * MS;
+	KUNIT_EXPECT_EQ(test, ecp_rtt_idle(&r), ecp_rtt_rto(&r));
+}
+
 static void ecp_rtt_karn_test(struct kunit *test)
 {
 	struct ecp_rtt r = {};
@@ -134,6 +151,7 @@ static struct kunit_case ecp_rtt_test_cases[] = {
 	KUNIT_CASE(ecp_rtt_precision_test),
 	KUNIT_CASE(ecp_rtt_cap_test),
 	KUNIT_CASE(ecp_rtt_karn_test),
+	KUNIT_CASE(ecp_rtt_idle_test),
 	{}
 };
 
