@@ -14,6 +14,7 @@
 #                the targets' links of the multi and rate figures: see below)
 #   BENCH_ONLY   space-separated subset of: gf codes router buffer loss
 #                concurrency latency uncapped multi degread rate write
+#   BENCH_BUFFERS the buffer figure's points (default by size: 8k ... 8m)
 #   ECP_KO       ecproxy.ko to insmod (default: modprobe ecproxy)
 # Ratios are the result; absolute numbers under emulation mean little.
 set -u
@@ -106,6 +107,7 @@ tiny)	# a smoke run of every figure, a few minutes
 *) echo "bench: BENCH_SIZE is tiny, reduced or full" >&2; exit 2 ;;
 esac
 capbits=$(bench_bits "$cap")
+buffers=${BENCH_BUFFERS:-$buffers}
 
 say() { bench_log "bench: $*"; }
 want() { [[ " $only " == *" $1 "* ]]; }
@@ -117,7 +119,10 @@ fi
 
 if [ ! -e /sys/module/ecproxy ]; then
 	if [ -n "${ECP_KO:-}" ]; then
-		insmod "$ECP_KO" || exit 1
+		# insmod loads no dependency (nf_defrag_ipv4): modprobe them.
+		# shellcheck disable=SC2046 # a list of module names
+		modprobe -a $(modinfo -F depends "$ECP_KO" | tr , ' ') &&
+			insmod "$ECP_KO" || exit 1
 	else
 		modprobe ecproxy || exit 1
 	fi
@@ -246,8 +251,10 @@ if want buffer; then
 		j=$(bench_way ecproxy 1 $id isal-cauchy 6 3 0 "$sha")
 		[ "$(jget "$j" sha256_ok)" = true ] || say "FAILED: $j"
 		r=$(jget "$j" mbit_s)
-		ert=$(ecq "$S" -j task show id $id -s | jq -r '.[0].stats.rtt_us / 1000')
-		say "  $(printf '%.2f' "$r") Mbit/s, S's srtt to A $ert ms"
+		st=$(ecq "$S" -j task show id $id -s)
+		ert=$(jq -r '.[0].stats.rtt_us / 1000' <<< "$st")
+		say "  $(printf '%.2f' "$r") Mbit/s, S's srtt to A $ert ms, $(jq -r '.[0].stats |
+			"resent \(.resent), recoveries \(.recoveries), timeouts \(.timeouts), tail probes \(.tail_probes)"' <<< "$st")"
 		echo "$bb,$rtt,$r,$(awk -v b="$bdp" -v c="$capbits" 'BEGIN { print b / 1e6 "," c / 1e6 }'),$EC_FRAGSIZE,$rep,$ert,$rep_rtt" >> "$out/buffer.csv"
 		ecq "$S" task del id $id
 		id=$((id + 1))

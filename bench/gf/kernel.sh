@@ -26,6 +26,9 @@ if [ -e /sys/module/ecproxy ]; then
 fi
 mkdir -p "$out"
 if [ -n "${ECP_KO:-}" ]; then
+	# insmod loads no dependency (nf_defrag_ipv4): modprobe them.
+	# shellcheck disable=SC2046 # a list of module names
+	modprobe -a $(modinfo -F depends "$ECP_KO" | tr , ' ') &&
 	insmod "$ECP_KO" gf_bench_ms="$ms"
 else
 	modprobe ecproxy gf_bench_ms="$ms"
