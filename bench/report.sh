@@ -128,20 +128,19 @@ if [ -s "$out/buffer.csv" ]; then
 fi
 
 if [ -s "$out/loss.csv" ]; then
-	# Medians of the runs, one line per link and loss.
-	awk -F, 'NR > 1 { k = $1 "," $2; if (!(k in seen)) { seen[k] = 1; o[n++] = k }
-			v[k, $4, ++c[k, $4]] = $8 }
-		function med(k, w,   m, i, j, t, a) {
-			m = c[k, w]; for (i = 1; i <= m; i++) a[i] = v[k, w, i]
-			for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-			return m ? (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2) : 0 }
+	# Per link, loss and way, the median run by rate, as the figures below
+	# take theirs; one line per link and loss.
+	tail -n +2 "$out/loss.csv" | sort -t, -k1,1 -k2,2 -k4,4 -k8,8n |
+		awk -F, '{ k = $1 "," $2; m = ++n[k, $4]; r[k, $4, m] = $8
+			if (!(k in seen)) { seen[k] = 1; o[c++] = k } }
+		function med(k, w) { return n[k, w] ? r[k, w, int((n[k, w] + 1) / 2)] : 0 }
 		END {
 			print "link,loss,replication_mbit_s,native_mbit_s,ecproxy_mbit_s,ratio_to_replication"
-			for (i = 0; i < n; i++) {
-				r = med(o[i], "replication"); e = med(o[i], "ecproxy")
-				printf "%s,%.3f,%.3f,%.3f,%.2f\n", o[i], r, med(o[i], "native"), e, r ? e / r : 0
+			for (i = 0; i < c; i++) {
+				x = med(o[i], "replication"); e = med(o[i], "ecproxy")
+				printf "%s,%.3f,%.3f,%.3f,%.2f\n", o[i], x, med(o[i], "native"), e, x ? e / x : 0
 			}
-		}' "$out/loss.csv" > "$out/loss-summary.csv"
+		}' > "$out/loss-summary.csv"
 	plot loss "set title 'Goodput under loss, RS(6,3) (A link $cap)'; set ylabel 'Mbit/s';
 		set style data histogram; set style histogram clustered gap 1; set style fill solid 0.8;
 		set yrange [0:*]; set key outside right; set xtics rotate by -30;

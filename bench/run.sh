@@ -271,16 +271,15 @@ fi
 # Medians of reps runs of each way.
 # loss_on WHERE SPEC...: netem SPEC on the data's way; loss_off WHERE.
 loss_on() {
-	local where=$1 i burst
+	local where=$1 i tbf
 	shift
 	case $where in
 	A)
-		burst=$((capbits / 8 / 100))
-		[ $burst -ge 16384 ] || burst=16384
+		tbf=$(topo_tbf "$cap") || return 1
+		# shellcheck disable=SC2086 # tc's words
 		ip netns exec "$S" tc qdisc replace dev to-a1 root handle 1: \
 			netem "$@" limit 100000 &&
-		ip netns exec "$S" tc qdisc replace dev to-a1 parent 1:1 \
-			tbf rate "$cap" burst $burst latency 100ms ;;
+		ip netns exec "$S" tc qdisc replace dev to-a1 parent 1:1 $tbf ;;
 	sources)
 		for i in $(seq 1 16); do
 			ip netns exec "$B$i" tc qdisc replace dev to-s root \
@@ -292,9 +291,8 @@ loss_off() {
 	local i
 	topo_uncap 1
 	for i in $(seq 1 16); do
-		ip netns exec "$B$i" tc qdisc del dev to-s root 2>/dev/null
+		topo_uncap_b "$i"
 	done
-	return 0
 }
 if want loss; then
 	echo "link,loss,run,way,bytes,wall_s,cpu_s,mbit_s" > "$out/loss.csv"

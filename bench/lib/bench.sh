@@ -66,12 +66,11 @@ bench_bits() {
 # LEAF (fq_codel), that qdisc queues under the shaper instead of tbf's
 # FIFO.
 bench_cap() {
-	local bits burst
-	bits=$(bench_bits "$2") || return 1
-	burst=$((bits / 8 / 100))
-	[ $burst -ge 16384 ] || burst=16384
-	ip netns exec "$S" tc qdisc replace dev "to-$1" root handle 1: \
-		tbf rate "$2" burst $burst latency 100ms || return 1
+	local tbf
+	tbf=$(topo_tbf "$2") || return 1
+	# shellcheck disable=SC2086 # tc's words
+	ip netns exec "$S" tc qdisc replace dev "to-$1" root handle 1: $tbf ||
+		return 1
 	[ -z "${3:-}" ] || ip netns exec "$S" tc qdisc replace dev "to-$1" parent 1:1 "$3"
 }
 

@@ -27,7 +27,7 @@
 #
 # Functions: topo_init TAG, topo_setup NA NB, topo_node X, topo_cleanup,
 # topo_net X, topo_addr X, topo_kill_ns NS [SIG], topo_each_link FN ARGS...,
-# topo_mtu X MTU, topo_cap I RATE, topo_delay I MS, topo_uncap I,
+# topo_mtu X MTU, topo_tbf RATE, topo_cap I RATE, topo_delay I MS, topo_uncap I,
 # topo_cap_b I RATE, topo_uncap_b I, topo_listening NS PORT,
 # topo_nstat NS COUNTER, topo_via X,
 # topo_via_mtu X MTU, topo_router NS, topo_veth ...; and for any
@@ -221,17 +221,25 @@ topo_mtu() {
 	ip -n "$S" link set "to-$1" mtu "$2" && ip -n "$P-$1" link set to-s mtu "$2"
 }
 
-# topo_cap I RATE: cap what reaches A_I (e.g. 200mbit).  The bucket holds
-# 10 ms at the rate (at least 16 KiB: one TSO segment and a timer tick at
-# low rates), so that small transfers are not one free burst; the queue
-# holds 100 ms, so that k converging streams are not starved by drops alone.
-topo_cap() {
+# topo_tbf RATE: the tc words of a shaper at RATE (e.g. 200mbit), for
+# topo_cap and the benchmarks' caps.  The bucket holds 10 ms at the rate
+# (at least 16 KiB: one TSO segment and a timer tick at low rates), so
+# that small transfers are not one free burst; the queue holds 100 ms, so
+# that k converging streams are not starved by drops alone.
+topo_tbf() {
 	local bits burst
-	bits=$(numfmt --from=si "$(echo "${2%bit}" | tr 'a-z' 'A-Z')") || return 1
+	bits=$(numfmt --from=si "$(echo "${1%bit}" | tr 'a-z' 'A-Z')") || return 1
 	burst=$((bits / 8 / 100))
 	[ $burst -ge 16384 ] || burst=16384
-	ip netns exec "$S" tc qdisc replace dev "to-a$1" root \
-		tbf rate "$2" burst $burst latency 100ms
+	echo "tbf rate $1 burst $burst latency 100ms"
+}
+
+# topo_cap I RATE: cap what reaches A_I (topo_tbf).
+topo_cap() {
+	local tbf
+	tbf=$(topo_tbf "$2") || return 1
+	# shellcheck disable=SC2086 # tc's words
+	ip netns exec "$S" tc qdisc replace dev "to-a$1" root $tbf
 }
 
 # topo_delay I MS: delay A_I's outgoing packets (its ACKs), which is the
