@@ -105,8 +105,11 @@ rate_held() {
 		tap_fail "$1" "$rate bytes/s, want $2: $got bytes in $((t_mid / 1000)) ms (the counts' calls took $calls ms), want $lo..$hi"
 		ecin $S task show -s >&2
 	fi
-	lo=$(($2 * 95 / 100))
-	hi=$(($2 * 105 / 100))
+	# The same contract over the measured rate's window, its last four
+	# seconds (ecp_conn_measure()): one burst is 4% of those at 3 Mbit/s,
+	# so that 5% alone failed one run in three whose ten-second count held.
+	lo=$(($2 * 95 / 100 - depth / 4))
+	hi=$(($2 * 105 / 100 + depth / 4))
 	tap_expect_jq "$1: show -s measures it within 5%" \
 		".[0].stats.rate >= $lo and .[0].stats.rate <= $hi" \
 		ecin $S -j task show id "${ID:-1}" -s
