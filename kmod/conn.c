@@ -566,12 +566,18 @@ static void ecp_conn_answered_writer(struct ecp_conn *c, struct sk_buff_head *q)
 	ecp_conn_send_synack_writer(c, q);
 }
 
-void ecp_conn_answered(struct ecp_conn *c, struct sk_buff_head *q)
+void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
+		       struct sk_buff_head *q)
 {
 	struct ecp_task *t = c->t;
 	struct ecp_conn_out *cl;
 	unsigned int i;
 
+	/* Karn: an answer to a repeated SYN does not say to which. */
+	if (p->syns == 1) {
+		c->syn_rtt = max(c->syn_rtt, jiffies - p->syn_at);
+		c->syn_timed = true;
+	}
 	for (i = 0; i < c->k; i++)
 		if (!c->src[i].synack)
 			return;
@@ -853,6 +859,42 @@ static u8 ecp_conn_stalled(struct ecp_conn *c, unsigned long now,
 }
 
 /*
+ * A source or target that has not answered while another has: its SYN or
+ * SYN-ACK was lost.  RFC 6298's 1 s would leave it to the client's SYN
+ * retransmission, or to S's timer without a client, and a request that
+ * opens k peers would lose that second k times as often as one TCP
+ * connection does.  The others answered through the same router: S sends
+ * the SYN again after three of their slowest round trips, no sooner than
+ * TCP's minimum RTO, doubling the wait per SYN.
+ */
+static bool ecp_conn_syn_due(const struct ecp_conn_peer *p, unsigned long wait,
+			     unsigned long now)
+{
+	return p->syns &&
+	       time_after_eq(now, p->syn_at +
+			     (wait << min_t(unsigned int, p->syns - 1, 6)));
+}
+
+static void ecp_conn_tick_syns(struct ecp_conn *c, unsigned long now,
+			       struct sk_buff_head *q)
+{
+	unsigned long wait;
+	unsigned int i;
+
+	if (!c->syn_timed)
+		return;
+	wait = max_t(unsigned long, 3 * c->syn_rtt, TCP_RTO_MIN);
+	for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
+		if (!c->src[i].synack &&
+		    ecp_conn_syn_due(&c->src[i].peer, wait, now))
+			ecp_conn_send_syn_src(c, &c->src[i], q);
+	for (i = 0; ecp_conn_has_targets(c) && i < c->nout; i++)
+		if (!c->out[i].synack &&
+		    ecp_conn_syn_due(&c->out[i].peer, wait, now))
+			ecp_conn_send_syn_tgt(c, &c->out[i], q);
+}
+
+/*
  * The handshake: the client established on S's SYN-ACK and, if its ACK
  * was lost, will not send another until S repeats it; without a client S
  * repeats the SYNs that got no answer.  Returns false if it timed out.
@@ -866,6 +908,7 @@ static bool ecp_conn_tick_handshake(struct ecp_conn *c, unsigned long now,
 	unsigned int i;
 
 	if (time_before(now, c->start + msecs_to_jiffies(t->handshake_ms))) {
+		ecp_conn_tick_syns(c, now, q);
 		/* Every target answered: the writer is to ack the SYN-ACK. */
 		if (ecp_conn_has_writer(c) && c->w.synack_sent)
 			o = &c->w;

@@ -50,7 +50,7 @@ static void ecp_conn_rcv_src_synack(struct ecp_conn *c,
 	/* S offered it (ecp_conn_send_syn_src()). */
 	s->sack_ok = p->h.sack_ok;
 	ecp_ebsn_reset(&s->ebsn, 0);
-	ecp_conn_answered(c, q);
+	ecp_conn_answered(c, &s->peer, q);
 }
 
 /*

@@ -35,7 +35,7 @@ static void ecp_conn_rcv_tgt_synack(struct ecp_conn *c, struct ecp_conn_out *o,
 	o->win = p->h.win;
 	/* S offered SACK: it is on if the target answered it. */
 	o->sack_ok = p->h.sack_ok;
-	ecp_conn_answered(c, q);
+	ecp_conn_answered(c, &o->peer, q);
 }
 
 /*

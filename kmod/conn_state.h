@@ -73,6 +73,8 @@ struct ecp_conn_peer {
 	u8 role;			/* ECP_PEER_* */
 	u8 idx;				/* source or target index */
 	bool hashed;
+	u8 syns;			/* SYNs S sent it */
+	unsigned long syn_at;		/* jiffies of the last one */
 };
 
 /*
@@ -180,6 +182,9 @@ struct ecp_conn {
 	__be16 vport;
 	u16 src_mss;			/* largest all source paths take */
 	unsigned long start;
+	/* The slowest first answer to one SYN, if any (ecp_conn_answered()) */
+	unsigned long syn_rtt;
+	bool syn_timed;
 	unsigned long last_rx;		/* from any side */
 	unsigned long linger_start;
 	u64 tokens;			/* rate cap: bytes S may send now */
@@ -437,7 +442,8 @@ void ecp_conn_set_state(struct ecp_conn *c, u8 state);
  * goes on: a SYN-ACK to the client, or, without one, ACKs to the targets
  * and to the sources, with the FIN that closes the request stream.
  */
-void ecp_conn_answered(struct ecp_conn *c, struct sk_buff_head *q);
+void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
+		       struct sk_buff_head *q);
 /* Detach c from its task; the caller frees it after unlocking. */
 void ecp_conn_finish(struct ecp_conn *c);
 /* After teardown (dead set, task->conn cleared), unlocked, not in hardirq. */

@@ -245,6 +245,30 @@ tap_check "W killed: the failed event blames the client" wait_for 5 mon_has \
 ec_stop_servers
 ecin $S task flush >&2
 
+# --- a target's SYN-ACK lost ---------------------------------------------
+# T2 drops the first SYN-ACK it sends: the other targets answered, so S
+# sends T2 its SYN again after three of their round trips (at least
+# 200 ms), and W gets its SYN-ACK before its own 1 s SYN timeout.
+pp ip netns exec "$T"2 nft -f - <<EOF
+table ip loss {
+	chain out {
+		type filter hook output priority raw;
+		tcp sport 9017 tcp flags & (syn | ack) == syn | ack \
+			numgen inc mod 1000 0 counter drop
+	}
+}
+EOF
+case_write "a target's SYN-ACK lost: the write completes" \
+	17 isal-cauchy 3 2 $((3 * 65536 + 99)) 4096
+cat "$tmp/17/w.err" >&2
+tap_check "it was lost" sh -c \
+	"ip netns exec ${T}2 nft list table ip loss | grep -q 'packets 1 '"
+tap_check "S sent T2 its SYN again" \
+	test "$(ec_stats 17 .stats.syns_resent)" -eq 1
+tap_check "W did not re-send its SYN ($(tail -n 1 "$tmp/17/w.err"))" \
+	grep -q ' retrans 0$' "$tmp/17/w.err"
+pp ip netns exec "$T"2 nft delete table ip loss
+
 # --- loss, reordering and duplication on every link ----------------------
 add_netem() {
 	ip netns exec "$1" tc qdisc replace dev "$2" root netem \

@@ -107,6 +107,7 @@ static const struct {
 	{ ECPROXY_A_STATS_SACKS, "sacks" },
 	{ ECPROXY_A_STATS_TAIL_PROBES, "tail_probes" },
 	{ ECPROXY_A_STATS_ECN_REDUCTIONS, "ecn_reductions" },
+	{ ECPROXY_A_STATS_SYNS_RESENT, "syns_resent" },
 };
 
 static json_object *u64_json(const struct nlattr *a)
@@ -362,10 +363,12 @@ void ecctl_fmt_stats_text(json_object *st, const char *in)
 	       " prompts %" PRId64 " sacks %" PRId64 " ecn-reductions %" PRId64 "\n",
 	       in, num(st, "window_clamps"), num(st, "peak_buffer"), num(st, "overflow"),
 	       num(st, "prompts"), num(st, "sacks"), num(st, "ecn_reductions"));
-	printf("%spmtu-updates %" PRId64 " time-wait-resets %" PRId64
-	       " window-probes %" PRId64 " tail-probes %" PRId64,
-	       in, num(st, "pmtu_updates"), num(st, "time_wait_resets"),
-	       num(st, "window_probes"), num(st, "tail_probes"));
+	printf("%spmtu-updates %" PRId64 " syns-resent %" PRId64
+	       " time-wait-resets %" PRId64 " window-probes %" PRId64
+	       " tail-probes %" PRId64,
+	       in, num(st, "pmtu_updates"), num(st, "syns_resent"),
+	       num(st, "time_wait_resets"), num(st, "window_probes"),
+	       num(st, "tail_probes"));
 	/* A task's: what its last run sent per second. */
 	if (json_object_object_get_ex(st, "rate", &v))
 		printf(" measured-rate %s",

@@ -389,6 +389,11 @@
  *    ECN_REDUCTIONS: congestion windows towards a client that negotiated
  *                    ECN (RFC 3168) halved for its echo of a congestion
  *                    mark (ECE), once per window, nothing re-sent.
+ *    SYNS_RESENT: SYNs S sent a source or a target again: the client
+ *                 repeated its own SYN, or others of them had answered
+ *                 and this one had not after three of their round trips
+ *                 (at least 200 ms, doubling per SYN), or the task has
+ *                 no client and its 1 s timer went off.
  *    DROPS: NLA_NESTED, one NLA_U64 per reason, the attribute type being
  *           the reason (enum ecproxy_drop_reason): packets of a task
  *           that were invalid and dropped.
@@ -556,6 +561,7 @@ enum ecproxy_stats_attr {
 	ECPROXY_A_STATS_RTT,
 	ECPROXY_A_STATS_TAIL_PROBES,
 	ECPROXY_A_STATS_ECN_REDUCTIONS,
+	ECPROXY_A_STATS_SYNS_RESENT,
 	__ECPROXY_A_STATS_MAX
 };
 #define ECPROXY_A_STATS_MAX (__ECPROXY_A_STATS_MAX - 1)
