@@ -571,11 +571,16 @@ void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
 {
 	struct ecp_task *t = c->t;
 	struct ecp_conn_out *cl;
+	unsigned long rtt;
 	unsigned int i;
 
-	/* Karn: an answer to a repeated SYN does not say to which. */
-	if (p->syns == 1) {
-		c->syn_rtt = max(c->syn_rtt, jiffies - p->syn_at);
+	/*
+	 * Karn: an answer to a repeated SYN does not say to which; and one
+	 * after ECP_SYNACK_RTO may be the peer's own repeat of a lost one.
+	 */
+	rtt = jiffies - p->syn_at;
+	if (p->syns == 1 && rtt < ECP_SYNACK_RTO) {
+		c->syn_rtt = max(c->syn_rtt, rtt);
 		c->syn_timed = true;
 	}
 	for (i = 0; i < c->k; i++)
@@ -859,22 +864,32 @@ static u8 ecp_conn_stalled(struct ecp_conn *c, unsigned long now,
 }
 
 /*
- * A source or target that has not answered while another has: its SYN or
- * SYN-ACK was lost.  RFC 6298's 1 s would leave it to the client's SYN
- * retransmission, or to S's timer without a client, and a request that
- * opens k peers would lose that second k times as often as one TCP
- * connection does.  The others answered through the same router: S sends
- * the SYN again after three of their slowest round trips, no sooner than
- * TCP's minimum RTO, doubling the wait per SYN.
+ * A repeated SYN waits ECP_SYN_RTTS of the slowest answered round trip, at
+ * least ECP_RTO_MIN, doubled per SYN up to 2^ECP_SYN_BACKOFF times: three
+ * round trips leave room for a peer that is only slower than the others,
+ * and a peer that is down costs a few SYNs within the handshake timeout.
  */
+#define ECP_SYN_RTTS		3
+#define ECP_SYN_BACKOFF		6
+
 static bool ecp_conn_syn_due(const struct ecp_conn_peer *p, unsigned long wait,
 			     unsigned long now)
 {
 	return p->syns &&
 	       time_after_eq(now, p->syn_at +
-			     (wait << min_t(unsigned int, p->syns - 1, 6)));
+			     (wait << min_t(unsigned int, p->syns - 1,
+					    ECP_SYN_BACKOFF)));
 }
 
+/*
+ * A source or target that has not answered once another has: its SYN or
+ * SYN-ACK was lost.  RFC 6298's 1 s would leave it to the client's SYN
+ * retransmission, or to S's timer without a client, and a request that
+ * opens k peers would lose that second k times as often as one TCP
+ * connection does.  The others answered through the same router, so S
+ * sends the SYN again after a few of their round trips (ecp_conn_syn_due()).
+ * Task lock held.
+ */
 static void ecp_conn_tick_syns(struct ecp_conn *c, unsigned long now,
 			       struct sk_buff_head *q)
 {
@@ -883,7 +898,7 @@ static void ecp_conn_tick_syns(struct ecp_conn *c, unsigned long now,
 
 	if (!c->syn_timed)
 		return;
-	wait = max_t(unsigned long, 3 * c->syn_rtt, TCP_RTO_MIN);
+	wait = max_t(unsigned long, ECP_SYN_RTTS * c->syn_rtt, ECP_RTO_MIN);
 	for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
 		if (!c->src[i].synack &&
 		    ecp_conn_syn_due(&c->src[i].peer, wait, now))
@@ -894,10 +909,18 @@ static void ecp_conn_tick_syns(struct ecp_conn *c, unsigned long now,
 			ecp_conn_send_syn_tgt(c, &c->out[i], q);
 }
 
+/* Not sent a SYN in this tick already (by ecp_conn_tick_syns()). */
+static bool ecp_conn_syn_old(const struct ecp_conn_peer *p, unsigned long now)
+{
+	return time_before(p->syn_at, now);
+}
+
 /*
  * The handshake: the client established on S's SYN-ACK and, if its ACK
  * was lost, will not send another until S repeats it; without a client S
- * repeats the SYNs that got no answer.  Returns false if it timed out.
+ * repeats on its own timer the SYNs that got no answer, and with one or
+ * without, on the others' round trips (ecp_conn_tick_syns()).  Returns
+ * false if it timed out.
  */
 static bool ecp_conn_tick_handshake(struct ecp_conn *c, unsigned long now,
 				    struct sk_buff_head *q)
@@ -922,10 +945,12 @@ static bool ecp_conn_tick_handshake(struct ecp_conn *c, unsigned long now,
 			ecp_conn_send_synack_client(c, q);
 		} else {
 			for (i = 0; i < c->k; i++)
-				if (!c->src[i].synack)
+				if (!c->src[i].synack &&
+				    ecp_conn_syn_old(&c->src[i].peer, now))
 					ecp_conn_send_syn_src(c, &c->src[i], q);
 			for (i = 0; i < c->nout; i++)
-				if (!c->out[i].synack)
+				if (!c->out[i].synack &&
+				    ecp_conn_syn_old(&c->out[i].peer, now))
 					ecp_conn_send_syn_tgt(c, &c->out[i], q);
 		}
 		o->rto = min_t(unsigned long, max(o->rto, ECP_SYNACK_RTO) * 2,

@@ -154,14 +154,21 @@ static void ecp_conn_nomem(struct ecp_conn *c)
 	ecp_stats_drop(&c->t->stats, ECPROXY_DROP_NO_MEMORY);
 }
 
-/* Times a peer's SYN, and counts it if it is not the first. */
-static void ecp_conn_syn_sent(struct ecp_conn *c, struct ecp_conn_peer *p)
+/*
+ * Times a peer's SYN, and counts it if it is not the first and went out.
+ * One that could not be built counts as sent for the repeats' schedule:
+ * it was lost.
+ */
+static void ecp_conn_syn_sent(struct ecp_conn *c, struct ecp_conn_peer *p,
+			      int err)
 {
-	if (p->syns)
+	if (p->syns && !err)
 		ecp_stats_inc(&c->t->stats, ECP_STAT_SYNS_RESENT);
 	if (p->syns < U8_MAX)
 		p->syns++;
 	p->syn_at = jiffies;
+	if (err)
+		ecp_conn_nomem(c);
 }
 
 void ecp_conn_send_syn_src(struct ecp_conn *c, struct ecp_conn_src *s,
@@ -178,9 +185,7 @@ void ecp_conn_send_syn_src(struct ecp_conn *c, struct ecp_conn_src *s,
 	h.wscale = ecp_conn_src_wscale(c->t->buffer_size);
 	/* As Linux offers it by default: S tells what it holds. */
 	h.sack_ok = true;
-	ecp_conn_syn_sent(c, &s->peer);
-	if (ecp_tcp_build(q, &h))
-		ecp_conn_nomem(c);
+	ecp_conn_syn_sent(c, &s->peer, ecp_tcp_build(q, &h));
 }
 
 void ecp_conn_send_syn_tgt(struct ecp_conn *c, struct ecp_conn_out *o,
@@ -193,9 +198,7 @@ void ecp_conn_send_syn_tgt(struct ecp_conn *c, struct ecp_conn_out *o,
 	h.mss = o->mss;
 	h.wscale = 0;
 	h.sack_ok = true;
-	ecp_conn_syn_sent(c, &o->peer);
-	if (ecp_tcp_build(q, &h))
-		ecp_conn_nomem(c);
+	ecp_conn_syn_sent(c, &o->peer, ecp_tcp_build(q, &h));
 }
 
 void ecp_conn_send_synack_client(struct ecp_conn *c, struct sk_buff_head *q)

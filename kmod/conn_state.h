@@ -182,7 +182,7 @@ struct ecp_conn {
 	__be16 vport;
 	u16 src_mss;			/* largest all source paths take */
 	unsigned long start;
-	/* The slowest first answer to one SYN, if any (ecp_conn_answered()) */
+	/* The slowest answer to a first SYN, jiffies, if syn_timed */
 	unsigned long syn_rtt;
 	bool syn_timed;
 	unsigned long last_rx;		/* from any side */
@@ -438,9 +438,10 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 				struct sk_buff_head *q);
 void ecp_conn_set_state(struct ecp_conn *c, u8 state);
 /*
- * A source or target answered S's SYN.  Once every one has, the handshake
- * goes on: a SYN-ACK to the client, or, without one, ACKs to the targets
- * and to the sources, with the FIN that closes the request stream.
+ * Source or target @p answered S's SYN: a round trip for the repeats of
+ * ecp_conn_tick_syns().  Once every one has, the handshake goes on: a
+ * SYN-ACK to the client, or, without one, ACKs to the targets and to the
+ * sources, with the FIN that closes the request stream.
  */
 void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
 		       struct sk_buff_head *q);

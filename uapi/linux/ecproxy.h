@@ -371,7 +371,8 @@
  *                  a source's path (S sends with DF, as TCP does).
  *    TIME_WAIT_RESETS: ACKs a source sent instead of a SYN-ACK, from a
  *                      TIME-WAIT left by an earlier connection on the same
- *                      ports; S answered each with a RST and a new SYN.
+ *                      ports; S answered each with a RST and a new SYN
+ *                      (counted in SYNS_RESENT too).
  *    WINDOW_PROBES: probes S sent a client whose window was zero (the
  *                   persist timer), so that a lost window update cannot
  *                   stall the connection.
@@ -390,10 +391,11 @@
  *                    ECN (RFC 3168) halved for its echo of a congestion
  *                    mark (ECE), once per window, nothing re-sent.
  *    SYNS_RESENT: SYNs S sent a source or a target again: the client
- *                 repeated its own SYN, or others of them had answered
- *                 and this one had not after three of their round trips
- *                 (at least 200 ms, doubling per SYN), or the task has
- *                 no client and its 1 s timer went off.
+ *                 repeated its own SYN; or others had answered and this
+ *                 one had not after three times their slowest round
+ *                 trip (at least 200 ms, doubling per SYN); or the task has
+ *                 no client and its timer went off (1 s, doubling up to
+ *                 3 s); or after a TIME_WAIT_RESETS RST.
  *    DROPS: NLA_NESTED, one NLA_U64 per reason, the attribute type being
  *           the reason (enum ecproxy_drop_reason): packets of a task
  *           that were invalid and dropped.
