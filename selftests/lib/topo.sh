@@ -265,6 +265,60 @@ topo_uncap_b() {
 	return 0
 }
 
+# Drops that netem cannot make: netem runs before a GSO packet is cut into
+# segments, and TCP builds them whatever the link's offloads
+# (sk_setup_caps()).  Each makes NS's table "loss", one counted rule;
+# topo_undrop NS logs and deletes it.  Only nf_tables' core (sets) and
+# numgen: the debug kernel has no NFT_NUMGEN, so topo_drop_every is for
+# the stock kernel's files.
+#
+# topo_drop_every NS N MATCH...: every Nth packet NS receives that MATCH
+# (nft words) selects, ahead of every other hook (the module's at
+# NF_IP_PRI_CONNTRACK_DEFRAG + 1 included).  With TSO/GSO off on the
+# sender's link, a packet is one segment (a veth passes a GSO packet whole).
+topo_drop_every() {
+	ip netns exec "$1" nft -f - <<EOF
+table ip loss {
+	chain in {
+		type filter hook prerouting priority -450;
+		${*:3} numgen inc mod $2 $(($2 / 2)) counter drop
+	}
+}
+EOF
+}
+
+# topo_drop_first_synack NS PORT: the first SYN-ACK NS sends from PORT to
+# each address (a set remembers whom it dropped one to).
+topo_drop_first_synack() {
+	ip netns exec "$1" nft -f - <<EOF
+table ip loss {
+	set seen {
+		type ipv4_addr
+		flags dynamic
+	}
+	chain out {
+		type filter hook output priority raw;
+		tcp sport $2 tcp flags & (syn | ack) == syn | ack \
+			ip daddr @seen accept
+		tcp sport $2 tcp flags & (syn | ack) == syn | ack \
+			add @seen { ip daddr } counter drop
+	}
+}
+EOF
+}
+
+# topo_dropped NS: how many packets NS's table "loss" dropped.
+topo_dropped() {
+	ip netns exec "$1" nft list table ip loss |
+		awk '$0 ~ /counter packets/ { for (i = 1; i < NF; i++)
+			if ($i == "packets") print $(i + 1) }'
+}
+
+topo_undrop() {
+	ip netns exec "$1" nft list table ip loss >&2
+	ip netns exec "$1" nft delete table ip loss
+}
+
 # topo_nstat NS COUNTER: NS's TCP/IP counter COUNTER since NS began
 # (nstat's name: TcpExtTCPKeepAlive, the keepalive probes NS sent;
 # TcpExtTCPDSACKRecv, the D-SACKs its senders were told), the history

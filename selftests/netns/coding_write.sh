@@ -246,38 +246,21 @@ ec_stop_servers
 ecin $S task flush >&2
 
 # --- a target's SYN-ACK lost ---------------------------------------------
-# T2 drops the first SYN-ACK it sends (an nft set remembers whom it
-# dropped one to: the debug kernel has no numgen): the other targets
-# answered, so S sends T2 its SYN again after three of their round trips
-# (at least 200 ms), and W gets its SYN-ACK before its own 1 s SYN
-# timeout: it does not re-send its SYN (its stack's TCPSynRetrans).
-pp ip netns exec "$T"2 nft -f - <<EOF
-table ip loss {
-	set seen {
-		type ipv4_addr
-		flags dynamic
-	}
-	chain out {
-		type filter hook output priority raw;
-		tcp sport 9017 tcp flags & (syn | ack) == syn | ack \
-			ip daddr @seen accept
-		tcp sport 9017 tcp flags & (syn | ack) == syn | ack \
-			add @seen { ip daddr } counter drop
-	}
-}
-EOF
+# T2 drops the first SYN-ACK it sends: the other targets answered, so S
+# sends T2 its SYN again after three of their round trips (at least
+# 200 ms), and W gets its SYN-ACK before its own 1 s SYN timeout: it does
+# not re-send its SYN (its stack's TCPSynRetrans).
+pp topo_drop_first_synack "$T"2 9017
 syns=$(topo_nstat $A TcpExtTCPSynRetrans)
 case_write "a target's SYN-ACK lost: the write completes" \
 	17 isal-cauchy 3 2 $((3 * 65536 + 99)) 4096
 cat "$tmp/17/w.err" >&2
-pp ip netns exec "$T"2 nft list table ip loss >&2
-tap_check "it was lost" sh -c \
-	"ip netns exec ${T}2 nft list table ip loss | grep -q 'packets 1 '"
+tap_check "it was lost" test "$(topo_dropped "$T"2)" -eq 1
 tap_check "S sent T2 its SYN again" \
 	test "$(ec_stats 17 .stats.syns_resent)" -eq 1
 tap_check "W did not re-send its SYN ($(tail -n 1 "$tmp/17/w.err"))" \
 	test "$(topo_nstat $A TcpExtTCPSynRetrans)" -eq "$syns"
-pp ip netns exec "$T"2 nft delete table ip loss
+pp topo_undrop "$T"2
 
 # --- loss, reordering and duplication on every link ----------------------
 add_netem() {

@@ -32,36 +32,18 @@ n=$((n + 1))
 # Loss between S and A (S re-sends from its buffer) and between a source
 # and S (S prompts the source, which retransmits; bytes it already
 # contributed are skipped).  netem drops 2% of what each link's sender
-# queues, which are GSO packets of several segments whatever the link's
-# offloads (TCP always builds them, sk_setup_caps(), and so does S): in a
-# CI run B1 re-sent 4 segments, all repaired by its SACK, none prompted.
-# So the receivers also drop every 40th data segment from hooks ahead of
-# everything else in their namespaces (in S, ahead of the module's at
-# NF_IP_PRI_CONNTRACK_DEFRAG + 1), about 18 holes each way; with TSO and
-# GSO off on the senders' links the segments cross them one by one (a
-# veth passes a GSO packet whole).
+# queues, which are GSO packets of several segments (topo_drop_every): in
+# a CI run B1 re-sent 4 segments, all repaired by its SACK, none prompted.
+# So the receivers also drop every 40th data segment, about 18 holes each
+# way; TSO/GSO off on the senders' links makes them single segments.
 if ip netns exec $S tc qdisc add dev to-a1 root netem loss 2% 2>/dev/null; then
 	pp ip netns exec $S ethtool -K to-a1 tso off gso off
 	pp ip netns exec ${B}1 ethtool -K to-s tso off gso off
 	pp ip netns exec ${B}1 tc qdisc add dev to-s root netem loss 2%
-	pp ip netns exec $A nft -f - <<EOF
-table ip loss {
-	chain in {
-		type filter hook prerouting priority -450;
-		ip saddr $VIP tcp sport $((7000 + n)) meta length > 1000 \
-			numgen inc mod 40 20 counter drop
-	}
-}
-EOF
-	pp ip netns exec $S nft -f - <<EOF
-table ip loss {
-	chain in {
-		type filter hook prerouting priority -450;
-		ip saddr $(topo_addr b1) tcp sport $((8000 + n)) \
-			meta length > 1000 numgen inc mod 40 20 counter drop
-	}
-}
-EOF
+	pp topo_drop_every $A 40 ip saddr $VIP tcp sport $((7000 + n)) \
+		meta length \> 1000
+	pp topo_drop_every $S 40 ip saddr "$(topo_addr b1)" \
+		tcp sport $((8000 + n)) meta length \> 1000
 	ec_recon "2% loss towards A and from B1, fragment of 1 MiB" \
 		$n isal-cauchy 3 2 0 $((3 << 20))
 	out=$(ecin $S task show id $n -s)
@@ -72,10 +54,8 @@ EOF
 	else
 		tap_fail "loss: re-sent to A from the buffer, B1 prompted to resend" "$out"
 	fi
-	for ns in $A $S; do
-		pp ip netns exec $ns nft list table ip loss >&2
-		pp ip netns exec $ns nft delete table ip loss
-	done
+	pp topo_undrop $A
+	pp topo_undrop $S
 	pp ip netns exec $S tc qdisc del dev to-a1 root
 	pp ip netns exec ${B}1 tc qdisc del dev to-s root
 	pp ip netns exec $S ethtool -K to-a1 tso on gso on
@@ -90,27 +70,17 @@ n=$((n + 1))
 # SYN again after three of their round trips (at least 200 ms), and A,
 # whose SYN-ACK comes before its own 1 s SYN timeout, does not re-send its
 # SYN (its stack's TCPSynRetrans).  B1 drops the first SYN-ACK it sends.
-pp ip netns exec ${B}1 nft -f - <<EOF
-table ip loss {
-	chain out {
-		type filter hook output priority raw;
-		tcp sport $((8000 + n)) tcp flags & (syn | ack) == syn | ack \
-			numgen inc mod 1000 0 counter drop
-	}
-}
-EOF
+pp topo_drop_first_synack ${B}1 $((8000 + n))
 syns=$(topo_nstat $A TcpExtTCPSynRetrans)
 EC_CLIENT=prog ec_recon "a source's SYN-ACK lost: byte-exact" \
 	$n isal-cauchy 3 2 0 30000
 cat "$tmp/$n/err" >&2
-pp ip netns exec ${B}1 nft list table ip loss >&2
-tap_check "it was lost" sh -c \
-	"ip netns exec ${B}1 nft list table ip loss | grep -q 'packets 1 '"
+tap_check "it was lost" test "$(topo_dropped ${B}1)" -eq 1
 tap_check "S sent B1 its SYN again" \
 	test "$(ec_stats $n .stats.syns_resent)" -eq 1
 tap_check "A did not re-send its SYN ($(tail -n 1 "$tmp/$n/err"))" \
 	test "$(topo_nstat $A TcpExtTCPSynRetrans)" -eq "$syns"
-pp ip netns exec ${B}1 nft delete table ip loss
+pp topo_undrop ${B}1
 n=$((n + 1))
 
 # Statistics of the 1 MiB case: everything out that came in, once.

@@ -114,22 +114,13 @@ pp ip netns exec $S tc qdisc replace dev to-a2 root netem loss 2%
 # The 1.4 MB fragment is ~160 such segments, and in one run of 25 none
 # of them is lost (0.98^160): A2 also drops every 40th data packet it
 # receives, so that there are always re-sent segments to count.
-pp ip netns exec $A2 nft -f - <<EOF
-table ip loss {
-	chain in {
-		type filter hook prerouting priority raw;
-		ip saddr $VIP tcp sport 7008 meta length > 1000 \
-			numgen inc mod 40 20 counter drop
-	}
-}
-EOF
+pp topo_drop_every $A2 40 ip saddr $VIP tcp sport 7008 meta length \> 1000
 pp ip netns exec $S sysctl -qw net.ipv4.route.flush=1
 A=$A2 ec_prep 8 isal-cauchy 3 2 0 $((4 << 20)) >&2
 A=$A2 ec_fetch 8
 A=$A2 ec_verify "MTU 9000, 2% loss towards the client: byte-exact" 8
 tap_check "segments were re-sent" test "$(ec_stats 8 .stats.resent)" -gt 0
-pp ip netns exec $A2 nft list table ip loss >&2
-pp ip netns exec $A2 nft delete table ip loss
+pp topo_undrop $A2
 ec_stop_servers
 
 tap_done
