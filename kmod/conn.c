@@ -100,6 +100,29 @@ static u32 ecp_conn_port_offset(const struct net *net, __be32 vip,
 			    &ecp_port_secret);
 }
 
+static siphash_key_t ecp_ts_secret __read_mostly;
+
+u32 ecp_conn_ts_off(const struct ecp_conn *c, __be32 addr, __be16 port,
+		    __be16 lport)
+{
+	if (READ_ONCE(c->net->ipv4.sysctl_tcp_timestamps) != 1)
+		return 0;
+	net_get_random_once(&ecp_ts_secret, sizeof(ecp_ts_secret));
+	return siphash_3u32((__force u32)c->vip, (__force u32)addr,
+			    (__force u32)port << 16 | (__force u32)lport,
+			    &ecp_ts_secret);
+}
+
+bool ecp_conn_ts_paws(struct ecp_conn *c, const struct ecp_ts *ts,
+		      const struct ecp_seg *p, u32 slack)
+{
+	if (!p->h.ts || (p->h.flags & TCPHDR_RST) ||
+	    !ecp_ts_paws_reject(ts, p->h.tsval, slack, ktime_get_seconds()))
+		return false;
+	ecp_stats_drop(&c->t->stats, ECPROXY_DROP_PAWS);
+	return true;
+}
+
 /*
  * Give peer @pr a local port from the ephemeral range, unique for (netns,
  * VIP) and not a task's service port on the VIP (the hook would take the
@@ -307,6 +330,8 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 	c->row = (void *)c + rows;
 	c->out = (void *)c + outs;
 	c->src_mss = 0xffff;
+	/* As for S's own sockets: tcp_timestamps 0 offers none. */
+	c->ts_offer = READ_ONCE(net->ipv4.sysctl_tcp_timestamps);
 	for (i = 0; i < c->k; i++) {
 		struct ecp_conn_src *s = &c->src[i];
 
@@ -398,6 +423,14 @@ static int ecp_conn_open(struct ecp_conn *c, struct sk_buff_head *q)
 		ecp_conn_unhash_ports(c);
 		return -EADDRNOTAVAIL;
 	}
+	for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
+		c->src[i].ts.off = ecp_conn_ts_off(c, c->src[i].peer.addr,
+						   c->src[i].peer.port,
+						   c->src[i].peer.lport);
+	for (i = 0; ecp_conn_has_targets(c) && i < c->nout; i++)
+		c->out[i].ts.off = ecp_conn_ts_off(c, c->out[i].peer.addr,
+						   c->out[i].peer.port,
+						   c->out[i].peer.lport);
 	timer_setup(&c->timer, ecp_conn_timer, 0);
 	t->conn = c;
 	ecp_conn_set_state(c, ECPROXY_CONN_HANDSHAKE);
@@ -448,8 +481,11 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 	 * client announced, and never above what one GSO packet carries,
 	 * which ecp_conn_push() cuts into whole segments.
 	 */
-	cl->mss = clamp_t(u16, min(p->h.mss ?: ECP_DEFAULT_MSS, mss),
-			  TCP_MIN_SND_MSS, ECP_GSO_MAX);
+	cl->ts.off = ecp_conn_ts_off(c, p->h.saddr, p->h.sport, p->h.dport);
+	ecp_conn_ts_open(c, &cl->ts, p);
+	cl->mss = clamp_t(int, (int)min(p->h.mss ?: ECP_DEFAULT_MSS, mss) -
+			  (int)ecp_ts_optlen(&cl->ts), TCP_MIN_SND_MSS,
+			  ECP_GSO_MAX);
 	cl->ws = p->h.wscale >= 0 ? p->h.wscale : 0;
 	cl->win = p->h.win;
 	cl->sack_ok = p->h.sack_ok;

@@ -31,13 +31,23 @@
 
 /* Its ack moved to @ack: release, time, grow the window. */
 static void ecp_conn_out_acked(struct ecp_conn *c, struct ecp_conn_out *o,
-			       u64 ack)
+			       const struct ecp_seg *p, u64 ack)
 {
 	u64 upto = min(ack, o->snd_nxt);
 	u64 prev = o->acked;
+	bool timing = o->rtt.timing;
+	u32 ts_us;
 
 	o->acked = ack;
-	if (ecp_rtt_acked(&o->rtt, ack, tcp_clock_us())) {
+	/*
+	 * The timed segment's round trip, in microseconds; while none is
+	 * timed (Karn: something was re-sent), the echo of S's clock.
+	 */
+	ts_us = !timing && p->h.ts ? ecp_ts_rtt_us(&o->ts, p->h.tsecr,
+						   tcp_time_stamp_raw()) : 0;
+	if (ts_us)
+		ecp_rtt_sample(&o->rtt, ts_us);
+	if (ecp_rtt_acked(&o->rtt, ack, tcp_clock_us()) || ts_us) {
 		u32 rtt = 0;
 		unsigned int i;
 
@@ -157,7 +167,7 @@ void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o,
 		o->rto = ecp_rtt_rto(&o->rtt);
 	o->win = win;
 	if (ack > o->acked)
-		ecp_conn_out_acked(c, o, ack);
+		ecp_conn_out_acked(c, o, p, ack);
 	else if (ack == o->acked && !data && !win_changed &&
 		 o->snd_nxt > o->acked)
 		dup = true;
@@ -202,6 +212,9 @@ void ecp_conn_out_pmtu(struct ecp_conn *c, struct ecp_conn_out *o,
 		return;
 	ipv4_update_pmtu(skb, c->net, mtu, 0, IPPROTO_TCP);
 	mss = ecp_route_mss(c->net, c->vip, o->peer.addr);
+	if (mss)
+		mss = max_t(int, (int)mss - (int)ecp_ts_optlen(&o->ts),
+			    TCP_MIN_SND_MSS);
 	if (!mss || mss >= o->mss)
 		return;
 	o->mss = mss;

@@ -114,6 +114,12 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	}
 	ack_off = ecp_seq_to_off(p->h.ack, cl->iss + 1, cl->acked);
 	seq_off = ecp_seq_to_off(p->h.seq, rq->isn + 1, rq->rcv_nxt);
+	/* An old duplicate's ack or bytes may map into the current window. */
+	if (ecp_conn_ts_paws(c, &cl->ts, p,
+			     ecp_conn_ts_slack(cl, p, ack_off))) {
+		ecp_conn_send_ack_out(c, cl, q);
+		return true;
+	}
 	/*
 	 * The client cannot send past the largest window S can offer it:
 	 * beyond that a segment is forged, and taking it would move rcv_nxt,
@@ -128,6 +134,8 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
 	}
+	if (seq_off <= (s64)rq->rcv_nxt)
+		ecp_conn_ts_seen(&cl->ts, p);
 	if (c->state == ECPROXY_CONN_HANDSHAKE)
 		ecp_conn_rcv_client_established(c);
 

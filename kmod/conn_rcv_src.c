@@ -38,6 +38,10 @@ static void ecp_conn_rcv_src_synack(struct ecp_conn *c,
 		s->mss = min(s->mss, p->h.mss);
 	else
 		s->mss = min_t(u16, s->mss, ECP_DEFAULT_MSS);
+	/* S offered them (ecp_conn_send_syn_src()); they take MSS room. */
+	ecp_conn_ts_open(c, &s->ts, p);
+	s->mss = max_t(int, (int)s->mss - (int)ecp_ts_optlen(&s->ts),
+		       TCP_MIN_SND_MSS);
 	/*
 	 * Scaling is on if the source answered S's offer, whatever the
 	 * client offered: S's shift to the sources comes from the buffer.
@@ -168,6 +172,18 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		return true;
 	}
 	off = ecp_seq_to_off(p->h.seq, s->isn + 1, s->ref);
+	/*
+	 * Before its sequence number means anything: an old duplicate may
+	 * carry one that maps into the current window.  As Linux answers
+	 * one (tcp_send_dupack()), the ACK D-SACKs what of it S holds: it
+	 * is mostly the original of a copy s re-sent too early.
+	 */
+	if (ecp_conn_ts_paws(c, &s->ts, p, 1)) {
+		if (off >= 0)
+			ecp_conn_src_dsack(s, off, p->len);
+		ecp_conn_send_ack_src_always(c, s, q);
+		return true;
+	}
 	aoff = ecp_seq_to_off(p->h.ack, c->client.isn + 1, s->acked);
 	/*
 	 * A keepalive or zero-window probe carries the sequence number
@@ -181,6 +197,8 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
 	}
+	if (off <= (s64)s->last_ack_off)
+		ecp_conn_ts_seen(&s->ts, p);
 	if ((u64)aoff > s->acked) {
 		u64 before = ecp_conn_client_ack_off(c);
 
@@ -359,6 +377,9 @@ void ecp_conn_rcv_icmp_src(struct net *net, struct ecp_conn_src *s,
 		goto out;
 	ipv4_update_pmtu(skb, net, mtu, 0, IPPROTO_TCP);
 	mss = ecp_route_mss(net, c->vip, s->peer.addr);
+	if (mss)
+		mss = max_t(int, (int)mss - (int)ecp_ts_optlen(&s->ts),
+			    TCP_MIN_SND_MSS);
 	if (mss && mss < s->mss) {
 		s->mss = mss;
 		ecp_stats_inc(&t->stats, ECP_STAT_PMTU_UPDATES);

@@ -28,8 +28,11 @@ static void ecp_conn_rcv_tgt_synack(struct ecp_conn *c, struct ecp_conn_out *o,
 	}
 	o->synack = true;
 	o->irs = p->h.seq;
+	/* S offered timestamps (ecp_conn_send_syn_tgt()). */
+	ecp_conn_ts_open(c, &o->ts, p);
 	o->mss = min_t(u16, o->mss, p->h.mss ?: ECP_DEFAULT_MSS);
-	o->mss = max_t(u16, o->mss, TCP_MIN_SND_MSS);
+	o->mss = max_t(int, (int)o->mss - (int)ecp_ts_optlen(&o->ts),
+		       TCP_MIN_SND_MSS);
 	/* S offered shift 0: scaling is on if the target answered it. */
 	o->ws = p->h.wscale >= 0 ? p->h.wscale : 0;
 	o->win = p->h.win;
@@ -88,6 +91,10 @@ static bool ecp_conn_rcv_tgt_seg(struct ecp_conn *c, struct ecp_conn_out *o,
 		return true;
 	}
 	ack_off = ecp_seq_to_off(p->h.ack, o->iss + 1, o->acked);
+	if (ecp_conn_ts_paws(c, &o->ts, p, ecp_conn_ts_slack(o, p, ack_off))) {
+		ecp_conn_send_ack_out(c, o, q);
+		return true;
+	}
 	/*
 	 * Its stream is empty: its FIN, if any, is its first byte.  A
 	 * keepalive carries the sequence number before it, the ISN itself
@@ -100,6 +107,8 @@ static bool ecp_conn_rcv_tgt_seg(struct ecp_conn *c, struct ecp_conn_out *o,
 		ecp_stats_drop(&c->t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
 	}
+	/* It sends nothing but its FIN: every segment is at the left edge. */
+	ecp_conn_ts_seen(&o->ts, p);
 	ecp_conn_out_ack(c, o, p, ack_off, (u32)p->h.win << o->ws, fin);
 	for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
 		ecp_conn_send_win_src(c, &c->src[i], q);

@@ -142,6 +142,11 @@ bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
 	}
 	ack_off = ecp_seq_to_off(p->h.ack, w->iss + 1, w->acked);
 	x = ecp_seq_to_off(p->h.seq, wr->isn + 1, wr->rcv_nxt);
+	/* An old duplicate's bytes may map into the current window. */
+	if (ecp_conn_ts_paws(c, &w->ts, p, ecp_conn_ts_slack(w, p, ack_off))) {
+		ecp_conn_send_ack_writer(c, q);
+		return true;
+	}
 	/*
 	 * It acks S's SYN-ACK (offset 0) or FIN (1), and sends within the
 	 * window S offered, or after its FIN nothing new; a keepalive or
@@ -156,6 +161,8 @@ bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
 		ecp_conn_send_ack_writer(c, q);
 		return true;
 	}
+	if (x <= (s64)wr->ack_sent)
+		ecp_conn_ts_seen(&w->ts, p);
 	if (c->state == ECPROXY_CONN_HANDSHAKE)
 		ecp_conn_rcv_writer_established(c);
 	w->acked = max_t(u64, w->acked, ack_off);

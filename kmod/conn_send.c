@@ -80,6 +80,7 @@ static void ecp_conn_hdr_out(const struct ecp_conn *c,
 	h->flags = flags;
 	h->win = ecp_conn_out_win(c, o);
 	h->wscale = -1;
+	ecp_conn_ts_hdr(&o->ts, h);
 }
 
 /*
@@ -127,7 +128,7 @@ static void ecp_conn_sack_src(struct ecp_conn *c, struct ecp_conn_src *s,
 		first = n;
 	if (first < n)
 		ecp_conn_sack_block(s, h, first);
-	for (i = n; i-- > 0 && h->nsack < ECP_TCP_SACK_MAX;)
+	for (i = n; i-- > 0 && h->nsack < ecp_tcp_sack_max(h);)
 		if (i != first)
 			ecp_conn_sack_block(s, h, i);
 }
@@ -147,6 +148,7 @@ static void ecp_conn_hdr_src(const struct ecp_conn *c,
 	h->flags = flags;
 	h->win = win;
 	h->wscale = -1;
+	ecp_conn_ts_hdr(&s->ts, h);
 }
 
 static void ecp_conn_nomem(struct ecp_conn *c)
@@ -177,14 +179,17 @@ void ecp_conn_send_syn_src(struct ecp_conn *c, struct ecp_conn_src *s,
 	struct ecp_tcp_hdr h;
 	u16 mss = s->mss;
 
+	/* MSS options count no option bytes: the client's own, not cl->mss. */
 	if (ecp_conn_has_client(c))
-		mss = min(c->out[0].mss, mss);
+		mss = min_t(u16, c->out[0].mss + ecp_ts_optlen(&c->out[0].ts),
+			    mss);
 	ecp_conn_hdr_src(c, s, &h, c->client.isn, 0, TCPHDR_SYN,
 			 c->client.syn_win);
 	h.mss = mss;
 	h.wscale = ecp_conn_src_wscale(c->t->buffer_size);
 	/* As Linux offers it by default: S tells what it holds. */
 	h.sack_ok = true;
+	h.ts = c->ts_offer;
 	ecp_conn_syn_sent(c, &s->peer, ecp_tcp_build(q, &h));
 }
 
@@ -198,6 +203,7 @@ void ecp_conn_send_syn_tgt(struct ecp_conn *c, struct ecp_conn_out *o,
 	h.mss = o->mss;
 	h.wscale = 0;
 	h.sack_ok = true;
+	h.ts = c->ts_offer;
 	ecp_conn_syn_sent(c, &o->peer, ecp_tcp_build(q, &h));
 }
 
@@ -214,7 +220,8 @@ void ecp_conn_send_synack_client(struct ecp_conn *c, struct sk_buff_head *q)
 		h.win = min_t(u32, h.win, c->src[i].win);
 	h.mss = c->src_mss;
 	for (i = 0; i < c->k; i++)
-		h.mss = min(h.mss, c->src[i].mss);
+		h.mss = min_t(u16, h.mss, c->src[i].mss +
+			      ecp_ts_optlen(&c->src[i].ts));
 	h.wscale = c->client.wscale >= 0 ? cl->ws_out : -1;
 	h.sack_ok = cl->sack_ok;
 	/* ECN-setup SYN-ACK: ECE without CWR. */
@@ -309,6 +316,7 @@ static void ecp_conn_hdr_writer(struct ecp_conn *c, struct ecp_tcp_hdr *h,
 	h->flags = flags;
 	h->win = ecp_conn_writer_win(c);
 	h->wscale = -1;
+	ecp_conn_ts_hdr(&w->ts, h);
 }
 
 void ecp_conn_send_synack_writer(struct ecp_conn *c, struct sk_buff_head *q)
@@ -321,7 +329,7 @@ void ecp_conn_send_synack_writer(struct ecp_conn *c, struct sk_buff_head *q)
 	h.ack = c->client.isn + 1;
 	/* Windows in SYN segments are never scaled. */
 	h.win = min_t(u64, c->client.edge, 0xffff);
-	h.mss = w->mss;
+	h.mss = w->mss + ecp_ts_optlen(&w->ts);
 	h.wscale = c->client.wscale >= 0 ? w->ws_out : -1;
 	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
@@ -678,6 +686,8 @@ static void ecp_conn_send_rst_out(struct ecp_conn *c, struct ecp_conn_out *o,
 				 TCPHDR_RST | TCPHDR_ACK);
 	}
 	h.win = 0;
+	/* Resets carry no timestamps (as Linux's), and PAWS skips them. */
+	h.ts = false;
 	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 }
@@ -691,6 +701,7 @@ static void ecp_conn_send_rst_src(struct ecp_conn *c, struct ecp_conn_src *s,
 		return;
 	ecp_conn_hdr_src(c, s, &h, ecp_conn_src_seq(c),
 			 ecp_conn_src_ack_seq(s), TCPHDR_RST | TCPHDR_ACK, 0);
+	h.ts = false;
 	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 }

@@ -26,9 +26,11 @@
 #define _ECP_CONN_STATE_H
 
 #include <linux/skbuff.h>
+#include <linux/timekeeping.h>
 #include <linux/timer.h>
 #include <linux/types.h>
 #include <linux/ecproxy.h>
+#include <net/tcp.h>
 
 #include "cc.h"
 #include "conn.h"
@@ -38,6 +40,7 @@
 #include "rtt.h"
 #include "sack.h"
 #include "seq.h"
+#include "ts.h"
 
 #define ECP_TICK	(HZ / 20)
 /*
@@ -91,7 +94,7 @@ struct ecp_conn_src {
 	u8 ws;				/* shift of the windows it sends */
 	u8 ws_out;			/* shift of the windows S sends it */
 	bool sack_ok;			/* it answered S's SACK-permitted */
-	u16 mss;
+	u16 mss;			/* largest payload S sends it */
 	u32 isn;
 	u32 win;			/* its window, bytes */
 	u64 len;			/* its exact length, or U64_MAX */
@@ -105,6 +108,7 @@ struct ecp_conn_src {
 	u32 last_ack;			/* fields of the last ACK S sent it */
 	u16 last_win;
 	u64 last_ack_off;		/* last_ack as an offset */
+	struct ecp_ts ts;
 	struct ecp_ivset iv;
 	struct ecp_ebsn_src ebsn;
 };
@@ -128,7 +132,7 @@ struct ecp_conn_out {
 	bool sack_ok;			/* both offered SACK (RFC 2018) */
 	bool ecn_ok;			/* client: ECN set up (RFC 3168) */
 	bool cwr;			/* client: CWR on the next new data */
-	u16 mss;			/* largest segment S sends it */
+	u16 mss;			/* largest payload S sends it */
 	u32 win;			/* its window, bytes */
 	u64 acked;			/* output-stream offset it acked */
 	u64 snd_nxt;			/* output-stream bytes sent to it */
@@ -141,6 +145,7 @@ struct ecp_conn_out {
 	u64 round_us;			/* a recovery's round of re-sending began */
 	struct ecp_cc cc;
 	struct ecp_rtt rtt;		/* round trips to it, for rto */
+	struct ecp_ts ts;
 	struct ecp_sack sack;		/* what it holds beyond acked */
 };
 
@@ -181,6 +186,7 @@ struct ecp_conn {
 	__be32 vip;
 	__be16 vport;
 	u16 src_mss;			/* largest all source paths take */
+	bool ts_offer;			/* S offers timestamps (tcp_timestamps) */
 	unsigned long start;
 	/* The slowest answer to a first SYN, jiffies, if syn_timed */
 	unsigned long syn_rtt;
@@ -354,6 +360,46 @@ static inline bool ecp_conn_src_holed(const struct ecp_conn_src *s)
 	       s->last_ack == ecp_conn_src_ack_seq(s);
 }
 
+/*
+ * Timestamps on a leg (ts.h).  S's clock is Linux's: milliseconds of the
+ * monotonic clock (tcp_time_stamp_raw()); TS.Recent ages in seconds.
+ */
+static inline void ecp_conn_ts_hdr(const struct ecp_ts *ts,
+				   struct ecp_tcp_hdr *h)
+{
+	h->ts = ts->ok;
+	h->tsval = ecp_ts_val(ts, tcp_time_stamp_raw());
+	h->tsecr = ts->recent;
+}
+
+/* @p passed PAWS and starts at or before what S last acked. */
+static inline void ecp_conn_ts_seen(struct ecp_ts *ts, const struct ecp_seg *p)
+{
+	if (p->h.ts)
+		ecp_ts_update(ts, p->h.tsval, ktime_get_seconds());
+}
+
+/* The peer's SYN or SYN-ACK @p: timestamps on if both offered them. */
+static inline void ecp_conn_ts_open(struct ecp_conn *c, struct ecp_ts *ts,
+				    const struct ecp_seg *p)
+{
+	ecp_ts_open(ts, c->ts_offer, p->h.ts, p->h.tsval, ktime_get_seconds());
+}
+
+/*
+ * The slack of PAWS for a pure duplicate ACK that updates nothing: one
+ * RTO's worth of ticks, as Linux's tcp_disordered_ack(), so that ACKs
+ * reordered on the way are not dropped as old.  One tick otherwise.
+ */
+static inline u32 ecp_conn_ts_slack(const struct ecp_conn_out *o,
+				    const struct ecp_seg *p, u64 ack_off)
+{
+	if (!p->len && !(p->h.flags & (TCPHDR_FIN | TCPHDR_SYN)) &&
+	    ack_off == o->acked && ((u32)p->h.win << o->ws) == o->win)
+		return jiffies_to_msecs(o->rto);
+	return 1;
+}
+
 /* ---- conn_rcv_writer.c ------------------------------------------------- */
 
 /*
@@ -432,6 +478,20 @@ int ecp_conn_src_mismatch(const struct ecp_conn *c);
 
 /* ---- conn.c ------------------------------------------------------------ */
 
+/*
+ * S's clock offset for the timestamps on the leg to @addr:@port from its
+ * port @lport on the VIP: the same for the same four ports (ts.h), none if
+ * the namespace's tcp_timestamps is 2, as for Linux's own sockets.
+ */
+u32 ecp_conn_ts_off(const struct ecp_conn *c, __be32 addr, __be16 port,
+		    __be16 lport);
+/*
+ * PAWS on segment @p of the peer of @ts, with @slack ticks of tolerance:
+ * true if it is an old duplicate, counted as PAWS.  The caller drops it
+ * and answers with an ACK (RFC 7323 §5.3).
+ */
+bool ecp_conn_ts_paws(struct ecp_conn *c, const struct ecp_ts *ts,
+		      const struct ecp_seg *p, u32 slack);
 /* The client's SYN to an idle task: start the k handshakes. */
 struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 				const struct ecp_seg *p,

@@ -24,8 +24,8 @@
  * Check the options' layout on every segment, not only on SYNs: a
  * malformed list means a broken or hostile sender, and its payload is not
  * to be trusted either.  MSS, window scale and SACK-permitted are
- * recorded (conn.c only uses them from SYNs), and SACK blocks (an output's
- * ACKs, conn_out.c); the rest is skipped.
+ * recorded (conn.c only uses them from SYNs), SACK blocks (an output's
+ * ACKs, conn_out.c) and timestamps (every leg, ts.h); the rest is skipped.
  */
 static bool ecp_parse_opts(const u8 *opt, int len, struct ecp_seg *p)
 {
@@ -71,6 +71,12 @@ static bool ecp_parse_opts(const u8 *opt, int len, struct ecp_seg *p)
 					get_unaligned_be32(opt + 6 + 8 * i);
 			}
 			p->nsack = n;
+		} else if (kind == TCPOPT_TIMESTAMP) {
+			if (olen != TCPOLEN_TIMESTAMP)
+				return false;
+			p->h.ts = true;
+			p->h.tsval = get_unaligned_be32(opt + 2);
+			p->h.tsecr = get_unaligned_be32(opt + 6);
 		}
 		opt += olen;
 		len -= olen;
@@ -130,6 +136,7 @@ static int ecp_parse(struct sk_buff *skb, const struct nf_hook_state *state,
 	p->h.mss = 0;
 	p->h.wscale = -1;
 	p->h.sack_ok = false;
+	p->h.ts = false;
 	p->nsack = 0;
 	p->dataoff = thoff + thlen;
 	p->len = skb->len - p->dataoff;

@@ -10,24 +10,30 @@
 
 #include "rtt.h"
 
-bool ecp_rtt_acked(struct ecp_rtt *r, u64 acked, u64 now_us)
+void ecp_rtt_sample(struct ecp_rtt *r, u32 m)
 {
-	u32 m, delta;
+	u32 delta;
 
-	if (!r->timing || acked < r->end)
-		return false;
-	r->timing = false;
-	m = min_t(u64, now_us - r->start_us, jiffies_to_usecs(2 * ECP_RTO_MAX));
+	m = min_t(u32, m, jiffies_to_usecs(2 * ECP_RTO_MAX));
 	/* Within a microsecond still counts as one: 0 means no sample. */
 	m = max_t(u32, m, 1);
 	if (!r->srtt_us) {
 		r->srtt_us = m;
 		r->rttvar_us = m / 2;
-		return true;
+		return;
 	}
 	delta = r->srtt_us > m ? r->srtt_us - m : m - r->srtt_us;
 	r->rttvar_us = (3 * (u64)r->rttvar_us + delta) / 4;
 	r->srtt_us = (7 * (u64)r->srtt_us + m) / 8;
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_rtt_sample);
+
+bool ecp_rtt_acked(struct ecp_rtt *r, u64 acked, u64 now_us)
+{
+	if (!r->timing || acked < r->end)
+		return false;
+	r->timing = false;
+	ecp_rtt_sample(r, min_t(u64, now_us - r->start_us, U32_MAX));
 	return true;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_rtt_acked);

@@ -5,9 +5,10 @@
  * exceeds it: S then re-sends a window the client is about to acknowledge and
  * collapses its congestion window to one segment every round trip.
  *
- * One segment at a time is timed (no timestamps option towards the client), and
- * a timing is abandoned as soon as anything is re-sent (Karn): the ack of
- * a re-sent byte does not tell which copy it answers.  Times are the
+ * One segment at a time is timed, and a timing is abandoned as soon as
+ * anything is re-sent (Karn): the ack of a re-sent byte does not tell
+ * which copy it answers.  Where the output echoes timestamps, the echo
+ * gives samples while no segment is timed (ts.h).  Times are the
  * monotonic clock in microseconds (the caller's tcp_clock_us()), not
  * jiffies: a rack's round trip of tens of microseconds reads as itself,
  * where a jiffy (4 ms at HZ=250) would round it to 0 or a tick.  The RTO
@@ -55,6 +56,9 @@ static inline void ecp_rtt_resent(struct ecp_rtt *r)
  * if that gave a sample (srtt_us changed).
  */
 bool ecp_rtt_acked(struct ecp_rtt *r, u64 acked, u64 now_us);
+
+/* A round trip of @m microseconds measured otherwise (ts.h). */
+void ecp_rtt_sample(struct ecp_rtt *r, u32 m);
 
 /* The RTO in jiffies, in [ECP_RTO_MIN, ECP_RTO_MAX]. */
 unsigned long ecp_rtt_rto(const struct ecp_rtt *r);

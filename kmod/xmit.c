@@ -20,12 +20,15 @@ static unsigned int ecp_tcp_optlen(const struct ecp_tcp_hdr *h)
 {
 	unsigned int optlen = 0;
 
+	/* SACK-permitted shares the timestamps' 4-byte word (as Linux). */
+	if (h->ts)
+		optlen += TCPOLEN_TSTAMP_ALIGNED;
 	if (h->flags & TCPHDR_SYN) {
 		if (h->mss)
 			optlen += TCPOLEN_MSS;
 		if (h->wscale >= 0)
 			optlen += TCPOLEN_WSCALE_ALIGNED;
-		if (h->sack_ok)
+		if (h->sack_ok && !h->ts)
 			optlen += TCPOLEN_SACKPERM_ALIGNED;
 	} else if (h->nsack) {
 		optlen += TCPOLEN_SACK_BASE_ALIGNED +
@@ -63,9 +66,22 @@ static void ecp_tcp_headers(struct sk_buff *skb, const struct ecp_tcp_hdr *h,
 	if ((h->flags & TCPHDR_SYN) && h->wscale >= 0)
 		*opt++ = htonl((TCPOPT_NOP << 24) | (TCPOPT_WINDOW << 16) |
 			       (TCPOLEN_WINDOW << 8) | h->wscale);
-	if ((h->flags & TCPHDR_SYN) && h->sack_ok)
+	if (h->ts) {
+		if ((h->flags & TCPHDR_SYN) && h->sack_ok)
+			*opt++ = htonl((TCPOPT_SACK_PERM << 24) |
+				       (TCPOLEN_SACK_PERM << 16) |
+				       (TCPOPT_TIMESTAMP << 8) |
+				       TCPOLEN_TIMESTAMP);
+		else
+			*opt++ = htonl((TCPOPT_NOP << 24) | (TCPOPT_NOP << 16) |
+				       (TCPOPT_TIMESTAMP << 8) |
+				       TCPOLEN_TIMESTAMP);
+		*opt++ = htonl(h->tsval);
+		*opt++ = htonl(h->tsecr);
+	} else if ((h->flags & TCPHDR_SYN) && h->sack_ok) {
 		*opt++ = htonl((TCPOPT_NOP << 24) | (TCPOPT_NOP << 16) |
 			       (TCPOPT_SACK_PERM << 8) | TCPOLEN_SACK_PERM);
+	}
 	if (!(h->flags & TCPHDR_SYN) && h->nsack) {
 		unsigned int i;
 

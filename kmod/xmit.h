@@ -18,6 +18,8 @@ struct net;
 
 /* SACK blocks that fit in a header beside nothing else (4 * 8 + 4 bytes). */
 #define ECP_TCP_SACK_MAX	4
+/* Beside the timestamps option (12 bytes): 3 * 8 + 4. */
+#define ECP_TCP_SACK_MAX_TS	3
 
 /* One TCP segment's addressing and header fields, host byte order. */
 struct ecp_tcp_hdr {
@@ -32,10 +34,19 @@ struct ecp_tcp_hdr {
 	u16 mss;	/* SYN only: MSS option if non-zero */
 	s8 wscale;	/* SYN only: window scale option if >= 0 */
 	bool sack_ok;	/* SYN only: SACK-permitted option */
+	bool ts;	/* timestamps option (RFC 7323): on a SYN, the offer */
+	u32 tsval;
+	u32 tsecr;
 	u8 nsack;	/* not on a SYN: SACK blocks (RFC 2018), 0..4 */
 	struct tcp_sack_block sack[ECP_TCP_SACK_MAX];
 	bool ect;	/* ECN-capable transport, ECT(0), in the IP header */
 };
+
+/* The SACK blocks that fit beside @h's other options. */
+static inline unsigned int ecp_tcp_sack_max(const struct ecp_tcp_hdr *h)
+{
+	return h->ts ? ECP_TCP_SACK_MAX_TS : ECP_TCP_SACK_MAX;
+}
 
 /*
  * Queue a segment without payload on @q (SYN, ACK, FIN, RST).  The

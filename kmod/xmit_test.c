@@ -5,6 +5,7 @@
  * fragments only, whatever its size, so that a re-sent 9000-byte segment
  * needs no contiguous memory in softirq.
  */
+#include <asm/unaligned.h>
 #include <kunit/test.h>
 #include <linux/ip.h>
 #include <linux/skbuff.h>
@@ -98,6 +99,67 @@ static void ecp_xmit_syn_test(struct kunit *test)
 	kfree_skb(skb);
 }
 
+/*
+ * Timestamps (RFC 7323): on a SYN sharing a word with SACK-permitted, as
+ * Linux lays them out; on other segments after two NOPs, leaving room for
+ * three SACK blocks, the most a 60-byte header holds beside them.
+ */
+static void ecp_xmit_ts_test(struct kunit *test)
+{
+	static const u8 syn[] = { TCPOPT_MSS, TCPOLEN_MSS, 0x05, 0xb4,
+				  TCPOPT_NOP, TCPOPT_WINDOW, TCPOLEN_WINDOW, 7,
+				  TCPOPT_SACK_PERM, TCPOLEN_SACK_PERM,
+				  TCPOPT_TIMESTAMP, TCPOLEN_TIMESTAMP,
+				  0x01, 0x02, 0x03, 0x04, 0, 0, 0, 0 };
+	static const u8 ack[] = { TCPOPT_NOP, TCPOPT_NOP, TCPOPT_TIMESTAMP,
+				  TCPOLEN_TIMESTAMP, 0x01, 0x02, 0x03, 0x04,
+				  0xfe, 0xdc, 0xba, 0x98,
+				  TCPOPT_NOP, TCPOPT_NOP, TCPOPT_SACK,
+				  TCPOLEN_SACK_BASE + 3 * TCPOLEN_SACK_PERBLOCK };
+	struct ecp_tcp_hdr h = hdr;
+	const struct tcphdr *th;
+	struct sk_buff_head q;
+	struct sk_buff *skb;
+	unsigned int i;
+
+	h.flags = TCPHDR_SYN;
+	h.mss = 1460;
+	h.wscale = 7;
+	h.sack_ok = true;
+	h.ts = true;
+	h.tsval = 0x01020304;
+	__skb_queue_head_init(&q);
+	KUNIT_ASSERT_EQ(test, ecp_tcp_build(&q, &h), 0);
+	skb = __skb_dequeue(&q);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	th = tcp_hdr(skb);
+	KUNIT_EXPECT_EQ(test, th->doff * 4U, sizeof(*th) + sizeof(syn));
+	KUNIT_EXPECT_EQ(test, memcmp(th + 1, syn, sizeof(syn)), 0);
+	kfree_skb(skb);
+
+	h.flags = TCPHDR_ACK;
+	h.tsecr = 0xfedcba98;
+	KUNIT_EXPECT_EQ(test, ecp_tcp_sack_max(&h), 3U);
+	h.nsack = ecp_tcp_sack_max(&h);
+	for (i = 0; i < h.nsack; i++) {
+		h.sack[i].start_seq = 1000 * (i + 2);
+		h.sack[i].end_seq = 1000 * (i + 2) + 500;
+	}
+	KUNIT_ASSERT_EQ(test, ecp_tcp_build(&q, &h), 0);
+	skb = __skb_dequeue(&q);
+	KUNIT_ASSERT_NOT_NULL(test, skb);
+	th = tcp_hdr(skb);
+	KUNIT_EXPECT_EQ(test, th->doff * 4U, 60U);
+	KUNIT_EXPECT_EQ(test, memcmp(th + 1, ack, sizeof(ack)), 0);
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32((u8 *)(th + 1) + 16 + 16),
+			4000U);
+	kfree_skb(skb);
+
+	/* Without them, four blocks fit. */
+	h.ts = false;
+	KUNIT_EXPECT_EQ(test, ecp_tcp_sack_max(&h), 4U);
+}
+
 /* Payload sizes: one byte, an MSS at 1500 and at 9000, a GSO packet. */
 static const unsigned int ecp_xmit_lens[] = { 1, 1448, 8948, ECP_GSO_MAX };
 
@@ -181,6 +243,7 @@ static void ecp_xmit_copy_test(struct kunit *test)
 static struct kunit_case ecp_xmit_test_cases[] = {
 	KUNIT_CASE(ecp_xmit_control_test),
 	KUNIT_CASE(ecp_xmit_syn_test),
+	KUNIT_CASE(ecp_xmit_ts_test),
 	KUNIT_CASE(ecp_xmit_data_test),
 	KUNIT_CASE(ecp_xmit_copy_test),
 	{}

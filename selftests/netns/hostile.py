@@ -120,9 +120,13 @@ def crafted(ready, outpath, vip, vport, a_if, b_ns, b_if, b_addr, b_port,
         len(t.payload) > 0, deadline)
     lport, b_seq, b_ack = btcp.dport, btcp.seq, btcp.ack
     b_len = len(btcp.payload)
+    # The timestamps each side sends (RFC 7323), if its leg has them.
+    a_ts = dict(atcp.options).get("Timestamp")
+    b_ts = dict(btcp.options).get("Timestamp")
     print(f"A {a_addr}:{a_port} seq {a_seq} ack {a_ack}; "
           f"source {b_addr}:{b_port} -> {vip}:{lport} seq {b_seq} "
-          f"ack {b_ack}", file=sys.stderr)
+          f"ack {b_ack}; timestamps A {a_ts} source {b_ts}",
+          file=sys.stderr)
 
     # Data the source has not sent yet, in S's window: accepted, it
     # would be combined into the stream ahead of the real bytes.
@@ -143,6 +147,7 @@ def crafted(ready, outpath, vip, vport, a_if, b_ns, b_if, b_addr, b_port,
 
     bad_mss = [(2, b"\x05\xb4\x00")]          # MSS of length 5
     shapes = []
+    missing = []
 
     def add(reason, name, pkt):
         shapes.append((reason, name, pkt))
@@ -190,7 +195,9 @@ def crafted(ready, outpath, vip, vport, a_if, b_ns, b_if, b_addr, b_port,
                            ("kind without length", b"\x01\x01\x01\x02"),
                            ("sack of length 6",
                             b"\x05\x06\x00\x00\x00\x01"),
-                           ("sack-permitted of length 3", b"\x04\x03\x00")):
+                           ("sack-permitted of length 3", b"\x04\x03\x00"),
+                           ("timestamps of length 9",
+                            b"\x08\x09" + b"\x00" * 7)):
             for flags in ("S", "A"):
                 if side is as_b and flags == "S":
                     continue
@@ -207,6 +214,18 @@ def crafted(ready, outpath, vip, vport, a_if, b_ns, b_if, b_addr, b_port,
             add("bad_flags", f"{who} flags '{flags}'",
                 side(flags=flags, seq=seq0 if side is as_a else ahead,
                      urgptr=1) / junk)
+        # PAWS (RFC 7323): bytes in the window, with the option and a
+        # timestamp a quarter of the clock older than the side's last one,
+        # as a duplicate delayed past a sequence wrap would carry.
+        ts = a_ts if side is as_a else b_ts
+        if ts is None:
+            missing.append(f"{who}: no timestamps on the leg")
+        else:
+            old = [("NOP", None), ("NOP", None),
+                   ("Timestamp", ((ts[0] - (1 << 30)) % m, ts[1]))]
+            add("paws", f"{who} data with an old timestamp",
+                side(flags="PA", seq=seq0 if side is as_a else ahead,
+                     options=old) / junk)
         # RST carrying data, at exactly the expected sequence.
         add("bad_flags", f"{who} rst+data", side(flags="R", seq=seq0) / junk)
         add("bad_flags", f"{who} rst/ack+data",
@@ -246,6 +265,8 @@ def crafted(ready, outpath, vip, vport, a_if, b_ns, b_if, b_addr, b_port,
             out.write(f"{ok} {reason} {name} [{desc or 'nothing moved'}]"
                       f" (sent {attempt}x)\n")
             out.flush()
+        for what in missing:
+            out.write(f"FAIL paws {what}\n")
         # Spoofed as the source but on the wrong ports: not the module's,
         # S's own stack answers them with a RST; no effect on the transfer.
         for pkt in (as_b(sport=b_port + 1) / junk,

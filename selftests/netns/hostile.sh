@@ -5,7 +5,9 @@
 # every malformed shape, to the VIP:port as A and to S's source-side port
 # as a source (spoofed from A's side of the network, with ports and
 # sequence numbers sniffed from the live connection), one at a time, each
-# of which must be dropped and counted for its own reason; then a SYN
+# of which must be dropped and counted for its own reason (bytes in the
+# window with a timestamp older than the leg's last one among them: PAWS,
+# which guards a stream past 4 GiB against old duplicates); then a SYN
 # flood at the VIP:port.  Each time the reconstruction must still be
 # byte-exact, and (checked by the VM harness) the kernel must not
 # complain.  Last, a flood from unroutable addresses at the idle task
@@ -77,7 +79,7 @@ else
 	tap_fail "crafted: the transfer outlived the attack" "connections $running"
 fi
 # Each shape must have been dropped and counted for its own reason.
-for reason in bad_csum out_of_window truncated bad_options bad_flags; do
+for reason in bad_csum out_of_window truncated bad_options bad_flags paws; do
 	n=$(grep -c " $reason " "$tmp/shapes")
 	bad=$(grep "^FAIL $reason " "$tmp/shapes")
 	if [ "$n" -gt 0 ] && [ -z "$bad" ]; then

@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Loss recovery towards the client, with A's SACK on (Linux's default) and
-# off (net.ipv4.tcp_sack=0 in A): one reconstruction (RS(3,2)) per fault
-# on A's link, byte-exact each time, and the counters that prove how the
-# losses were repaired; then the same from the sources' side, where S is
-# the receiver, with the sources' SACK on and off:
+# Loss recovery towards the client, with A's SACK and timestamps on
+# (Linux's default) and off (net.ipv4.tcp_sack=0, tcp_timestamps=0 in A):
+# one reconstruction (RS(3,2)) per fault on A's link, byte-exact each
+# time, and the counters that prove how the losses were repaired; then the
+# same from the sources' side, where S is the receiver, with the sources'
+# SACK and timestamps on and off (the ECN case has SACK without them):
 #
 #   random loss 2%          fast recoveries (without SACK too: limited
 #                           transmit makes the third duplicate ACK),
@@ -91,6 +92,7 @@ case_run() {
 
 for sack in 1 0; do
 	pp ip netns exec $A sysctl -qw net.ipv4.tcp_sack=$sack
+	pp ip netns exec $A sysctl -qw net.ipv4.tcp_timestamps=$sack
 	on=$([ $sack = 1 ] && echo on || echo off)
 	# Tail loss probes need SACK (RFC 8985 §7).
 	probes=$([ $sack = 1 ] || echo ' and .tail_probes == 0')
@@ -100,13 +102,13 @@ for sack in 1 0; do
 	a_link loss 2% limit 100000
 	case_run "SACK $on, 2% loss on A's link" 16 \
 		".conns_done == 1 and .recoveries > 0 and .resent > 0$probes"
-	# S answers SACK-permitted exactly when A offers it, window scaling
-	# too, and timestamps never (yet).
+	# S answers SACK-permitted, timestamps and window scaling exactly
+	# when A offers them.
 	case "$neg" in
-	"tcp sack $sack ts 0 wscale "[1-9]*,[1-9]*)
-		tap_ok "SACK $on: A's connection negotiated SACK $sack, no timestamps, scaling" ;;
+	"tcp sack $sack ts $sack wscale "[1-9]*,[1-9]*)
+		tap_ok "SACK $on: A's connection negotiated SACK $sack, timestamps $sack, scaling" ;;
 	*)
-		tap_fail "SACK $on: A's connection negotiated SACK $sack, no timestamps, scaling" "$neg" ;;
+		tap_fail "SACK $on: A's connection negotiated SACK $sack, timestamps $sack, scaling" "$neg" ;;
 	esac
 
 	# Bursts often take a window's tail: with SACK a tail loss probe
@@ -151,6 +153,7 @@ done
 # marks S's segments instead of dropping them.  S halves its window for
 # A's echo, once per window, and re-sends nothing for it.
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_sack=1
+pp ip netns exec $A sysctl -qw net.ipv4.tcp_timestamps=0
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_ecn=1
 pp ip netns exec $S tc qdisc replace dev to-a1 root handle 1: \
 	tbf rate 20mbit burst 16384 limit 1000000
@@ -160,13 +163,14 @@ case_run "ECN, a marking queue on A's link" 4 \
 	'.conns_done == 1 and .ecn_reductions > 0'
 case "$neg" in
 "tcp sack 1 ts 0 wscale "*" ecn 1 "*)
-	tap_ok "ECN: A's connection negotiated it" ;;
+	tap_ok "ECN: A's connection negotiated it, SACK without timestamps" ;;
 *)
-	tap_fail "ECN: A's connection negotiated it" "$neg" ;;
+	tap_fail "ECN: A's connection negotiated it, SACK without timestamps" "$neg" ;;
 esac
 ip netns exec $S tc -s qdisc show dev to-a1 | sed 's/^/# /'
 pp topo_uncap 1
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_ecn=2
+pp ip netns exec $A sysctl -qw net.ipv4.tcp_timestamps=1
 
 # b_link SPEC...: netem on B1's end of its link (the data B1 sends S).
 b_link() {
@@ -174,20 +178,20 @@ b_link() {
 }
 
 # src_check NAME SACK RETRANS: B1's connection of the last case
-# negotiated SACK (1 or 0), no timestamps, scaling, and resent at least
-# RETRANS times.
+# negotiated SACK and timestamps (1 or 0, both), scaling, and resent at
+# least RETRANS times.
 src_check() {
 	local line
 	line=$(cat "$EC_SRVLOG.1.$((8000 + id))" 2>/dev/null)
 	echo "# B1: $line"
 	case "$line" in
-	"served "*" tcp sack $2 ts 0 wscale "[0-9]*,[1-9]*" retrans "*)
+	"served "*" tcp sack $2 ts $2 wscale "[0-9]*,[1-9]*" retrans "*)
 		if [ "${line##* retrans }" -ge "$3" ]; then
-			tap_ok "$1: B1 negotiated SACK $2, resent ${line##* retrans } times"
+			tap_ok "$1: B1 negotiated SACK and timestamps $2, resent ${line##* retrans } times"
 			return
 		fi ;;
 	esac
-	tap_fail "$1: B1 negotiated SACK $2, resent at least $3 times" "$line"
+	tap_fail "$1: B1 negotiated SACK and timestamps $2, resent at least $3 times" "$line"
 }
 
 # The sources are ecp-srv here, whose log says what each connection
@@ -200,6 +204,7 @@ EC_SRV_ARGS=-T
 for sack in 1 0; do
 	for i in 1 2 3; do
 		pp ip netns exec ${B}$i sysctl -qw net.ipv4.tcp_sack=$sack
+		pp ip netns exec ${B}$i sysctl -qw net.ipv4.tcp_timestamps=$sack
 	done
 	on=$([ $sack = 1 ] && echo on || echo off)
 	# With SACK, B1 is told what S holds (sacks); never otherwise.

@@ -5,7 +5,8 @@
 #  - hundreds of back-to-back reconstructions from the same sources, which
 #    close first and keep TIME-WAIT for 60 s: S walks its ports per source
 #    as connect() does, and answers a TIME-WAIT's ACK with a RST and a new
-#    SYN when the port range is too small to avoid them;
+#    SYN when the port range is too small to avoid them and S offers no
+#    timestamps (with them the TIME-WAITs take S's SYNs);
 #  - a client that stops reading for 10 s, its window update lost: S's
 #    persist timer probes the zero window;
 #  - a client that sends keepalives while a source stalls, and sources
@@ -55,15 +56,26 @@ tap_check "S's ports walked past the sources' TIME-WAITs: none met" \
 # 4 ports, 3 taken by each connection: every source meets its port again
 # within a few connections, while the TIME-WAIT of the last use still
 # lasts (4 connections take well under its 60 s even in a loaded debug
-# kernel under TCG, where 8 took 60 s and met none); about half of those
-# refuse the SYN (its sequence number is the client's ISN, not above the
-# last one seen) and answer with an ACK.
+# kernel under TCG, where 8 took 60 s and met none).  With timestamps on
+# every side (Linux's default) a TIME-WAIT takes a SYN whose timestamp is
+# ahead of the last it saw (RFC 6191), and S's clock on the same four
+# ports runs on from one connection to the next (ts.h): none refuses.
 pp ip netns exec $S sysctl -qw net.ipv4.ip_local_port_range="40000 40003"
 bad=$(back_to_back 24)
 tap_check "24 more with 4 ports: all byte-exact" test "$bad" = 0
 tap_check "none failed" test "$(ec_stats 1 .stats.conns_failed)" = 0
+tap_check "the sources' TIME-WAITs took S's SYNs by their timestamps" \
+	test "$(ec_stats 1 .stats.time_wait_resets)" = 0
+# S offering no timestamps (its tcp_timestamps 0): about half of the
+# TIME-WAITs met refuse the SYN (its sequence number is the client's ISN,
+# not above the last one seen) and answer with an ACK.
+pp ip netns exec $S sysctl -qw net.ipv4.tcp_timestamps=0
+bad=$(back_to_back 24)
+tap_check "24 more without timestamps: all byte-exact" test "$bad" = 0
+tap_check "none failed" test "$(ec_stats 1 .stats.conns_failed)" = 0
 tap_check "TIME-WAITs met were reset and the SYN sent again" \
 	test "$(ec_stats 1 .stats.time_wait_resets)" -gt 0
+pp ip netns exec $S sysctl -qw net.ipv4.tcp_timestamps=1
 pp ip netns exec $S sysctl -qw net.ipv4.ip_local_port_range="32768 60999"
 ec_stop_servers
 

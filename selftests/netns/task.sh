@@ -125,7 +125,7 @@ tap_expect_jq "dump lists tasks 1, 2, 3 in order" '[.[].id] == [1, 2, 3]' ecin $
 tap_expect_jq "-s adds zeroed statistics to tasks and sources" \
 	'.[0].stats.bytes_in == 0 and .[0].stats.conns == 0 and .[0].stats.peak_buffer == 0
 	 and .[0].stats.conn_state == "none" and .[0].stats.last_error == "none"
-	 and (.[0].stats.drops | length == 9 and all(.[]; . == 0))
+	 and (.[0].stats.drops | length == 10 and all(.[]; . == 0))
 	 and .[0].sources[0].stats == {"state": "idle", "bytes_in": 0, "segs_in": 0, "dup_bytes": 0}' \
 	ecin $X -j task show id 1 -s
 tap_check "text show -s prints statistics" \
@@ -288,7 +288,7 @@ tap_expect_out "stats as text" 0 \
     bytes in 0 out 0 segments out 0 applied 0 duplicates 0 resent 0 recoveries 0 timeouts 0
     window-clamps 0 peak-buffer 0 overflow 0 prompts 0 sacks 0 ecn-reductions 0
     pmtu-updates 0 syns-resent 0 time-wait-resets 0 window-probes 0 tail-probes 0
-    drops out-of-window 0 bad-flags 0 truncated 0 bad-options 0 bad-csum 0 client-denied 0 busy 0 no-memory 0 no-route 0" \
+    drops out-of-window 0 bad-flags 0 truncated 0 bad-options 0 bad-csum 0 client-denied 0 busy 0 no-memory 0 no-route 0 paws 0" \
 	ecin $X stats
 
 # --- many large tasks: a dump in several parts -----------------------------

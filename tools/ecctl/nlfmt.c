@@ -79,6 +79,7 @@ static const char *const drop_names[] = {
 	[ECPROXY_DROP_BUSY] = "busy",
 	[ECPROXY_DROP_NO_MEMORY] = "no_memory",
 	[ECPROXY_DROP_NO_ROUTE] = "no_route",
+	[ECPROXY_DROP_PAWS] = "paws",
 };
 
 /* Counters in kernel attribute order, with their JSON names. */

@@ -583,6 +583,9 @@ enum ecproxy_drop_reason {
 	ECPROXY_DROP_NO_ROUTE,		/* SYN from, or for a source at, an
 					 * address S has no route to
 					 */
+	ECPROXY_DROP_PAWS,		/* timestamp older than the last
+					 * (RFC 7323 PAWS): an old duplicate
+					 */
 	__ECPROXY_DROP_MAX
 };
 #define ECPROXY_DROP_MAX (__ECPROXY_DROP_MAX - 1)
