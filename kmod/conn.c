@@ -203,7 +203,12 @@ static void ecp_conn_release(struct ecp_conn *c)
 
 void ecp_conn_free(struct ecp_conn *c)
 {
+	/*
+	 * Running elsewhere, either callback sees dead and does not re-arm;
+	 * it ends before the RCU grace period that frees c.
+	 */
 	del_timer(&c->timer);
+	hrtimer_try_to_cancel(&c->pace_timer);
 	ecp_conn_unhash_ports(c);
 	/*
 	 * Readers that found c under RCU only look at it until they see
@@ -302,6 +307,31 @@ void ecp_conn_finish(struct ecp_conn *c)
 }
 
 /*
+ * The pacing timer (pace.h): an output's next segment is due.  Soft, so
+ * that it runs in softirq like the rest of the data path.
+ */
+static enum hrtimer_restart ecp_conn_pace_timer(struct hrtimer *timer)
+{
+	struct ecp_conn *c = container_of(timer, struct ecp_conn, pace_timer);
+	struct ecp_task *t = c->t;
+	struct sk_buff_head q;
+	bool free = false;
+
+	__skb_queue_head_init(&q);
+	spin_lock_bh(&t->lock);
+	if (t->conn != c || c->dead) {
+		spin_unlock_bh(&t->lock);
+		return HRTIMER_NORESTART;
+	}
+	c->pace_at = 0;
+	if (c->state == ECPROXY_CONN_ESTABLISHED ||
+	    c->state == ECPROXY_CONN_CLOSING)
+		free = !ecp_conn_push(c, &q);
+	ecp_conn_unlock_send(t, c->net, &q, free ? c : NULL);
+	return HRTIMER_NORESTART;
+}
+
+/*
  * A connection of task t from VIP @vip, or an ERR_PTR: -ENOMEM, or
  * -EHOSTUNREACH when S has no route to a source or target.  The sources,
  * rows and outputs follow it in one allocation.
@@ -329,6 +359,8 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 	c->nout = nout;
 	c->row = (void *)c + rows;
 	c->out = (void *)c + outs;
+	hrtimer_init(&c->pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	c->pace_timer.function = ecp_conn_pace_timer;
 	c->src_mss = 0xffff;
 	/* As for S's own sockets: tcp_timestamps 0 offers none. */
 	c->ts_offer = READ_ONCE(net->ipv4.sysctl_tcp_timestamps);
@@ -1102,7 +1134,8 @@ void ecp_conn_kill(struct ecp_task *t)
 	if (!c)
 		return;
 	ecp_xmit_queue(c->net, &q);
-	/* The callback sees dead and does not re-arm. */
+	/* The callbacks see dead and do not re-arm. */
 	del_timer_sync(&c->timer);
+	hrtimer_cancel(&c->pace_timer);
 	ecp_conn_free(c);
 }

@@ -827,6 +827,36 @@ void ecp_conn_send_tail_probe(struct ecp_conn *c, struct ecp_conn_out *o,
 	ecp_stats_inc(&c->t->stats, ECP_STAT_TAIL_PROBES);
 }
 
+static bool pacing = true;
+module_param(pacing, bool, 0644);
+MODULE_PARM_DESC(pacing,
+		 "Pace what S sends each client and target over the round trip, as Linux's TCP does (default: Y; N sends what the windows allow at once, for comparison)");
+
+/*
+ * Output o's pacing rate from its window and round trip (pace.h), and
+ * the size of its GSO packets at that rate.
+ */
+static u32 ecp_conn_pace_out(struct ecp_conn_out *o, u32 most)
+{
+	o->pace.rate = READ_ONCE(pacing) ?
+		       ecp_pace_rate(o->cc.cwnd, o->rtt.srtt_us,
+				     o->cc.cwnd < o->cc.ssthresh) : 0;
+	return ecp_pace_size(&o->pace, o->mss, most);
+}
+
+/*
+ * Pacing holds an output back until @at (ns): have the pacing timer push
+ * then, unless it is armed for earlier already.
+ */
+static void ecp_conn_pace_wait(struct ecp_conn *c, u64 at)
+{
+	if (c->pace_at && c->pace_at <= at)
+		return;
+	ecp_stats_inc(&c->t->stats, ECP_STAT_PACE_WAITS);
+	c->pace_at = at;
+	hrtimer_start(&c->pace_timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
+}
+
 /* Refill the rate cap's bucket; U64_MAX when there is no cap. */
 static u64 ecp_conn_tokens(struct ecp_conn *c)
 {
@@ -854,14 +884,15 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 {
 	u64 complete = ecp_conn_out_complete(c, o);
 	u64 len = ecp_conn_out_len(c, o);
-	/* Whole segments per GSO packet; the tail may be short. */
-	u32 most = rounddown(ECP_GSO_MAX, o->mss);
-	u64 budget = ECP_PUSH_MAX;
+	u64 budget = ECP_PUSH_MAX, now_ns = ktime_get_ns();
 	u64 limit, room, sent;
 	unsigned long now;
+	u32 most;
 
 	if (ecp_conn_has_targets(c) && !o->synack)
 		return;
+	/* Whole segments per GSO packet, sized to the pace; the tail may be short. */
+	most = ecp_conn_pace_out(o, rounddown(ECP_GSO_MAX, o->mss));
 	complete = min(complete, len);
 	sent = o->snd_nxt;
 	now = jiffies;
@@ -888,9 +919,14 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 		u32 n = min3((u64)most, complete - o->snd_nxt,
 			     limit - o->snd_nxt);
 
+		if (!ecp_pace_ready(&o->pace, now_ns)) {
+			ecp_conn_pace_wait(c, o->pace.next_ns);
+			break;
+		}
 		n = min3((u64)n, *tokens, budget);
 		if (!ecp_conn_send_new_out(c, o, q, n, complete))
 			break;
+		ecp_pace_sent(&o->pace, now_ns, n);
 		if (*tokens != U64_MAX)
 			*tokens -= n;
 		budget -= n;

@@ -25,6 +25,7 @@
 #ifndef _ECP_CONN_STATE_H
 #define _ECP_CONN_STATE_H
 
+#include <linux/hrtimer.h>
 #include <linux/skbuff.h>
 #include <linux/timekeeping.h>
 #include <linux/timer.h>
@@ -37,6 +38,7 @@
 #include "dbuf.h"
 #include "ebsn.h"
 #include "ivset.h"
+#include "pace.h"
 #include "rtt.h"
 #include "sack.h"
 #include "seq.h"
@@ -144,6 +146,7 @@ struct ecp_conn_out {
 	u64 probe_end;			/* [start, end); end 0: none */
 	u64 round_us;			/* a recovery's round of re-sending began */
 	struct ecp_cc cc;
+	struct ecp_pace pace;		/* when its next segment may leave */
 	struct ecp_rtt rtt;		/* round trips to it, for rto */
 	struct ecp_ts ts;
 	struct ecp_sack sack;		/* what it holds beyond acked */
@@ -180,6 +183,9 @@ struct ecp_conn {
 	struct net *net;
 	struct rcu_head rcu;
 	struct timer_list timer;
+	/* Sends what pacing held back (pace.h), soft: it takes t->lock. */
+	struct hrtimer pace_timer;
+	u64 pace_at;			/* when it is armed for; 0: not armed */
 	bool dead;
 	u8 state;			/* enum ecproxy_conn_state */
 	u8 mode;			/* enum ecproxy_task_mode, the task's */

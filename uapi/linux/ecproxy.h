@@ -396,6 +396,11 @@
  *                 trip (at least 200 ms, doubling per SYN); or the task has
  *                 no client and its timer went off (1 s, doubling up to
  *                 3 s); or after a TIME_WAIT_RESETS RST.
+ *    PACE_WAITS: times S armed its pacing timer because an output's next
+ *                segment was not due yet: S spreads a window over the
+ *                round trip instead of sending it at once (twice the
+ *                window per round trip in slow start, 1.2 times after;
+ *                module parameter pacing).
  *    DROPS: NLA_NESTED, one NLA_U64 per reason, the attribute type being
  *           the reason (enum ecproxy_drop_reason): packets of a task
  *           that were invalid and dropped.
@@ -564,6 +569,7 @@ enum ecproxy_stats_attr {
 	ECPROXY_A_STATS_TAIL_PROBES,
 	ECPROXY_A_STATS_ECN_REDUCTIONS,
 	ECPROXY_A_STATS_SYNS_RESENT,
+	ECPROXY_A_STATS_PACE_WAITS,
 	__ECPROXY_A_STATS_MAX
 };
 #define ECPROXY_A_STATS_MAX (__ECPROXY_A_STATS_MAX - 1)
