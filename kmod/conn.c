@@ -123,6 +123,16 @@ bool ecp_conn_ts_paws(struct ecp_conn *c, const struct ecp_ts *ts,
 	return true;
 }
 
+bool ecp_conn_oow_ack(struct ecp_conn_peer *pr)
+{
+	unsigned long now = jiffies;
+
+	if (pr->oow_at && time_before(now, pr->oow_at + HZ / 2))
+		return false;
+	pr->oow_at = now ?: 1;
+	return true;
+}
+
 /*
  * Give peer @pr a local port from the ephemeral range, unique for (netns,
  * VIP) and not a task's service port on the VIP (the hook would take the
@@ -204,11 +214,15 @@ static void ecp_conn_release(struct ecp_conn *c)
 void ecp_conn_free(struct ecp_conn *c)
 {
 	/*
-	 * Running elsewhere, either callback sees dead and does not re-arm;
-	 * it ends before the RCU grace period that frees c.
+	 * Running elsewhere, the timer's callback sees dead and does not
+	 * re-arm; it ends before the RCU grace period that frees c.  The
+	 * pacing timer may have been armed again while its callback ran
+	 * (hrtimer_start() under the lock, the callback sending after it):
+	 * only hrtimer_cancel() takes it out of the queue then, waiting for
+	 * the callback, which never calls this (ecp_conn_free_work()).
 	 */
 	del_timer(&c->timer);
-	hrtimer_try_to_cancel(&c->pace_timer);
+	hrtimer_cancel(&c->pace_timer);
 	ecp_conn_unhash_ports(c);
 	/*
 	 * Readers that found c under RCU only look at it until they see
@@ -306,6 +320,11 @@ void ecp_conn_finish(struct ecp_conn *c)
 		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_IDLE);
 }
 
+static void ecp_conn_free_work(struct work_struct *work)
+{
+	ecp_conn_free(container_of(work, struct ecp_conn, free_work));
+}
+
 /*
  * The pacing timer (pace.h): an output's next segment is due.  Soft, so
  * that it runs in softirq like the rest of the data path.
@@ -327,7 +346,10 @@ static enum hrtimer_restart ecp_conn_pace_timer(struct hrtimer *timer)
 	if (c->state == ECPROXY_CONN_ESTABLISHED ||
 	    c->state == ECPROXY_CONN_CLOSING)
 		free = !ecp_conn_push(c, &q);
-	ecp_conn_unlock_send(t, c->net, &q, free ? c : NULL);
+	ecp_conn_unlock_send(t, c->net, &q, NULL);
+	/* Its free waits for this callback to end: not from within it. */
+	if (free)
+		queue_work(ecp_conn_wq, &c->free_work);
 	return HRTIMER_NORESTART;
 }
 
@@ -361,6 +383,7 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 	c->out = (void *)c + outs;
 	hrtimer_init(&c->pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	c->pace_timer.function = ecp_conn_pace_timer;
+	INIT_WORK(&c->free_work, ecp_conn_free_work);
 	c->src_mss = 0xffff;
 	/* As for S's own sockets: tcp_timestamps 0 offers none. */
 	c->ts_offer = READ_ONCE(net->ipv4.sysctl_tcp_timestamps);
@@ -1134,8 +1157,7 @@ void ecp_conn_kill(struct ecp_task *t)
 	if (!c)
 		return;
 	ecp_xmit_queue(c->net, &q);
-	/* The callbacks see dead and do not re-arm. */
+	/* The callback sees dead and does not re-arm. */
 	del_timer_sync(&c->timer);
-	hrtimer_cancel(&c->pace_timer);
 	ecp_conn_free(c);
 }

@@ -117,7 +117,8 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 	/* An old duplicate's ack or bytes may map into the current window. */
 	if (ecp_conn_ts_paws(c, &cl->ts, p,
 			     ecp_conn_ts_slack(cl, p, ack_off))) {
-		ecp_conn_send_ack_out(c, cl, q);
+		if (ecp_conn_oow_ack(&cl->peer))
+			ecp_conn_send_ack_out(c, cl, q);
 		return true;
 	}
 	/*
@@ -134,7 +135,8 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
 	}
-	if (seq_off <= (s64)rq->rcv_nxt)
+	/* At or before what S acks it: what every source has. */
+	if (seq_off <= (s64)ecp_conn_client_ack_off(c))
 		ecp_conn_ts_seen(&cl->ts, p);
 	if (c->state == ECPROXY_CONN_HANDSHAKE)
 		ecp_conn_rcv_client_established(c);

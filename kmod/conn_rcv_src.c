@@ -175,11 +175,14 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 	/*
 	 * Before its sequence number means anything: an old duplicate may
 	 * carry one that maps into the current window.  As Linux answers
-	 * one (tcp_send_dupack()), the ACK D-SACKs what of it S holds: it
-	 * is mostly the original of a copy s re-sent too early.
+	 * one (tcp_send_dupack()), the ACK D-SACKs it if it lies below
+	 * what S acks: it is mostly the original of a copy s re-sent too
+	 * early.
 	 */
 	if (ecp_conn_ts_paws(c, &s->ts, p, 1)) {
-		if (off >= 0)
+		if (!ecp_conn_oow_ack(&s->peer))
+			return true;
+		if (off >= 0 && off < (s64)ecp_conn_src_ack_off(s))
 			ecp_conn_src_dsack(s, off, p->len);
 		ecp_conn_send_ack_src_always(c, s, q);
 		return true;

@@ -92,7 +92,8 @@ static bool ecp_conn_rcv_tgt_seg(struct ecp_conn *c, struct ecp_conn_out *o,
 	}
 	ack_off = ecp_seq_to_off(p->h.ack, o->iss + 1, o->acked);
 	if (ecp_conn_ts_paws(c, &o->ts, p, ecp_conn_ts_slack(o, p, ack_off))) {
-		ecp_conn_send_ack_out(c, o, q);
+		if (ecp_conn_oow_ack(&o->peer))
+			ecp_conn_send_ack_out(c, o, q);
 		return true;
 	}
 	/*

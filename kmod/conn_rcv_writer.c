@@ -144,7 +144,8 @@ bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
 	x = ecp_seq_to_off(p->h.seq, wr->isn + 1, wr->rcv_nxt);
 	/* An old duplicate's bytes may map into the current window. */
 	if (ecp_conn_ts_paws(c, &w->ts, p, ecp_conn_ts_slack(w, p, ack_off))) {
-		ecp_conn_send_ack_writer(c, q);
+		if (ecp_conn_oow_ack(&w->peer))
+			ecp_conn_send_ack_writer(c, q);
 		return true;
 	}
 	/*

@@ -30,6 +30,7 @@
 #include <linux/timekeeping.h>
 #include <linux/timer.h>
 #include <linux/types.h>
+#include <linux/workqueue.h>
 #include <linux/ecproxy.h>
 #include <net/tcp.h>
 
@@ -80,6 +81,7 @@ struct ecp_conn_peer {
 	bool hashed;
 	u8 syns;			/* SYNs S sent it */
 	unsigned long syn_at;		/* jiffies of the last one */
+	unsigned long oow_at;		/* S's last ACK to a PAWS drop */
 };
 
 /*
@@ -186,6 +188,8 @@ struct ecp_conn {
 	/* Sends what pacing held back (pace.h), soft: it takes t->lock. */
 	struct hrtimer pace_timer;
 	u64 pace_at;			/* when it is armed for; 0: not armed */
+	/* ecp_conn_free() of a connection the pacing timer tore down. */
+	struct work_struct free_work;
 	bool dead;
 	u8 state;			/* enum ecproxy_conn_state */
 	u8 mode;			/* enum ecproxy_task_mode, the task's */
@@ -494,10 +498,17 @@ u32 ecp_conn_ts_off(const struct ecp_conn *c, __be32 addr, __be16 port,
 /*
  * PAWS on segment @p of the peer of @ts, with @slack ticks of tolerance:
  * true if it is an old duplicate, counted as PAWS.  The caller drops it
- * and answers with an ACK (RFC 7323 §5.3).
+ * and answers with an ACK (RFC 7323 §5.3) if ecp_conn_oow_ack() lets it.
  */
 bool ecp_conn_ts_paws(struct ecp_conn *c, const struct ecp_ts *ts,
 		      const struct ecp_seg *p, u32 slack);
+/*
+ * May S answer a segment of peer @pr that it dropped as PAWS?  One ACK
+ * per half second, as Linux's tcp_oow_rate_limited(): PAWS runs before
+ * the window check, so a blind sender that knows the four ports could
+ * otherwise make S send the peer an ACK for each segment it forges.
+ */
+bool ecp_conn_oow_ack(struct ecp_conn_peer *pr);
 /* The client's SYN to an idle task: start the k handshakes. */
 struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 				const struct ecp_seg *p,
