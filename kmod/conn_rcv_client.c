@@ -135,8 +135,9 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
 	}
-	/* At or before what S acks it: what every source has. */
-	if (seq_off <= (s64)ecp_conn_client_ack_off(c))
+	/* S acks it what every source has. */
+	if (ecp_ts_at_edge(seq_off, p->len + fin,
+			   ecp_conn_client_ack_off(c)))
 		ecp_conn_ts_seen(&cl->ts, p);
 	if (c->state == ECPROXY_CONN_HANDSHAKE)
 		ecp_conn_rcv_client_established(c);

@@ -179,7 +179,7 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 	 * what S acks: it is mostly the original of a copy s re-sent too
 	 * early.
 	 */
-	if (ecp_conn_ts_paws(c, &s->ts, p, 1)) {
+	if (ecp_conn_ts_paws(c, &s->ts, p, ECP_TS_SLACK)) {
 		if (!ecp_conn_oow_ack(&s->peer))
 			return true;
 		if (off >= 0 && off < (s64)ecp_conn_src_ack_off(s))
@@ -200,7 +200,8 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		return true;
 	}
-	if (off <= (s64)s->last_ack_off)
+	if (ecp_ts_at_edge(off, p->len + !!(p->h.flags & TCPHDR_FIN),
+			   s->last_ack_off))
 		ecp_conn_ts_seen(&s->ts, p);
 	if ((u64)aoff > s->acked) {
 		u64 before = ecp_conn_client_ack_off(c);

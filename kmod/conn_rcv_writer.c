@@ -162,7 +162,7 @@ bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
 		ecp_conn_send_ack_writer(c, q);
 		return true;
 	}
-	if (x <= (s64)wr->ack_sent)
+	if (ecp_ts_at_edge(x, len + fin, wr->ack_sent))
 		ecp_conn_ts_seen(&w->ts, p);
 	if (c->state == ECPROXY_CONN_HANDSHAKE)
 		ecp_conn_rcv_writer_established(c);

@@ -399,15 +399,15 @@ static inline void ecp_conn_ts_open(struct ecp_conn *c, struct ecp_ts *ts,
 /*
  * The slack of PAWS for a pure duplicate ACK that updates nothing: one
  * RTO's worth of ticks, as Linux's tcp_disordered_ack(), so that ACKs
- * reordered on the way are not dropped as old.  One tick otherwise.
+ * reordered on the way are not dropped as old.  ECP_TS_SLACK otherwise.
  */
 static inline u32 ecp_conn_ts_slack(const struct ecp_conn_out *o,
 				    const struct ecp_seg *p, u64 ack_off)
 {
 	if (!p->len && !(p->h.flags & (TCPHDR_FIN | TCPHDR_SYN)) &&
 	    ack_off == o->acked && ((u32)p->h.win << o->ws) == o->win)
-		return jiffies_to_msecs(o->rto);
-	return 1;
+		return max_t(u32, jiffies_to_msecs(o->rto), ECP_TS_SLACK);
+	return ECP_TS_SLACK;
 }
 
 /* ---- conn_rcv_writer.c ------------------------------------------------- */

@@ -29,6 +29,17 @@
 
 /* The option's room in every segment: NOP, NOP, kind, length, 2 x 4. */
 #define ECP_TS_OPTLEN		12
+/*
+ * PAWS's tolerance, in ticks of the peer's clock (Linux's are ms): not
+ * Linux's one tick.  A sender's segments reach S reordered by a few ms
+ * (sent from two of its CPUs, or taken by two of S's), and after a copy
+ * re-sent behind them: one tick made PAWS drop those originals, each
+ * drop a loss to the sender, 103 in the demo's 60 MiB write.  A duplicate
+ * from the last wrap of the sequence space is older by the time 4 GiB
+ * takes to send, over 200 ms below 170 Gbit/s, far beyond one
+ * connection of S's.
+ */
+#define ECP_TS_SLACK		200
 /* TS.Recent older than this is no reference (RFC 7323 §5.5). */
 #define ECP_TS_STALE_S		(24 * 24 * 60 * 60)
 
@@ -73,6 +84,19 @@ bool ecp_ts_paws_reject(const struct ecp_ts *ts, u32 tsval, u32 slack,
  * TS.Recent if it is not older.
  */
 void ecp_ts_update(struct ecp_ts *ts, u32 tsval, u32 now_s);
+
+/*
+ * Is a segment at stream offset @seq with @len bytes (its FIN counting
+ * one) the one S's next ACK answers, whose TSval becomes TS.Recent (RFC
+ * 7323 §4.3): it covers @edge, what S last acked, or carries nothing and
+ * is at or before it?  A copy of bytes S has (a retransmission that
+ * reordering made needless) does not count: its newer TSval would make
+ * PAWS drop the originals still on their way, sent before it.
+ */
+static inline bool ecp_ts_at_edge(s64 seq, u32 len, s64 edge)
+{
+	return seq <= edge && (!len || edge < seq + len);
+}
 
 /*
  * The round trip that the peer's echo @tsecr of S's clock gives at

@@ -90,6 +90,25 @@ static void ecp_ts_update_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ts.recent, 150U);
 }
 
+/* Which segment's TSval S echoes next (RFC 7323 §4.3). */
+static void ecp_ts_at_edge_test(struct kunit *test)
+{
+	/* S last acked offset 1000. */
+	KUNIT_EXPECT_TRUE(test, ecp_ts_at_edge(1000, 1448, 1000));
+	KUNIT_EXPECT_TRUE(test, ecp_ts_at_edge(500, 1448, 1000));
+	/* Beyond it: out of order, not what the ACK answers. */
+	KUNIT_EXPECT_FALSE(test, ecp_ts_at_edge(1001, 1448, 1000));
+	/* Wholly below it: a needless copy. */
+	KUNIT_EXPECT_FALSE(test, ecp_ts_at_edge(0, 1000, 1000));
+	KUNIT_EXPECT_FALSE(test, ecp_ts_at_edge(-1, 1, 1000));
+	/* Pure ACKs and probes at or before it. */
+	KUNIT_EXPECT_TRUE(test, ecp_ts_at_edge(1000, 0, 1000));
+	KUNIT_EXPECT_TRUE(test, ecp_ts_at_edge(999, 0, 1000));
+	KUNIT_EXPECT_FALSE(test, ecp_ts_at_edge(1001, 0, 1000));
+	/* A FIN alone at the edge counts one. */
+	KUNIT_EXPECT_TRUE(test, ecp_ts_at_edge(1000, 1, 1000));
+}
+
 static void ecp_ts_rtt_test(struct kunit *test)
 {
 	struct ecp_ts ts = { .off = 0x7ffffff0 };
@@ -120,6 +139,7 @@ static struct kunit_case ecp_ts_test_cases[] = {
 	KUNIT_CASE(ecp_ts_paws_test),
 	KUNIT_CASE(ecp_ts_wrap_test),
 	KUNIT_CASE(ecp_ts_update_test),
+	KUNIT_CASE(ecp_ts_at_edge_test),
 	KUNIT_CASE(ecp_ts_rtt_test),
 	{}
 };
