@@ -538,9 +538,10 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 	 */
 	cl->ts.off = ecp_conn_ts_off(c, p->h.saddr, p->h.sport, p->h.dport);
 	ecp_conn_ts_open(c, &cl->ts, p);
-	cl->mss = clamp_t(int, (int)min(p->h.mss ?: ECP_DEFAULT_MSS, mss) -
-			  (int)ecp_ts_optlen(&cl->ts), TCP_MIN_SND_MSS,
-			  ECP_GSO_MAX);
+	cl->mss = min_t(u16, ecp_conn_ts_mss(&cl->ts,
+					     min(p->h.mss ?: ECP_DEFAULT_MSS,
+						 mss)),
+			ECP_GSO_MAX);
 	cl->ws = p->h.wscale >= 0 ? p->h.wscale : 0;
 	cl->win = p->h.win;
 	cl->sack_ok = p->h.sack_ok;

@@ -213,8 +213,7 @@ void ecp_conn_out_pmtu(struct ecp_conn *c, struct ecp_conn_out *o,
 	ipv4_update_pmtu(skb, c->net, mtu, 0, IPPROTO_TCP);
 	mss = ecp_route_mss(c->net, c->vip, o->peer.addr);
 	if (mss)
-		mss = max_t(int, (int)mss - (int)ecp_ts_optlen(&o->ts),
-			    TCP_MIN_SND_MSS);
+		mss = ecp_conn_ts_mss(&o->ts, mss);
 	if (!mss || mss >= o->mss)
 		return;
 	o->mss = mss;

@@ -40,8 +40,7 @@ static void ecp_conn_rcv_src_synack(struct ecp_conn *c,
 		s->mss = min_t(u16, s->mss, ECP_DEFAULT_MSS);
 	/* S offered them (ecp_conn_send_syn_src()); they take MSS room. */
 	ecp_conn_ts_open(c, &s->ts, p);
-	s->mss = max_t(int, (int)s->mss - (int)ecp_ts_optlen(&s->ts),
-		       TCP_MIN_SND_MSS);
+	s->mss = ecp_conn_ts_mss(&s->ts, s->mss);
 	/*
 	 * Scaling is on if the source answered S's offer, whatever the
 	 * client offered: S's shift to the sources comes from the buffer.
@@ -382,8 +381,7 @@ void ecp_conn_rcv_icmp_src(struct net *net, struct ecp_conn_src *s,
 	ipv4_update_pmtu(skb, net, mtu, 0, IPPROTO_TCP);
 	mss = ecp_route_mss(net, c->vip, s->peer.addr);
 	if (mss)
-		mss = max_t(int, (int)mss - (int)ecp_ts_optlen(&s->ts),
-			    TCP_MIN_SND_MSS);
+		mss = ecp_conn_ts_mss(&s->ts, mss);
 	if (mss && mss < s->mss) {
 		s->mss = mss;
 		ecp_stats_inc(&t->stats, ECP_STAT_PMTU_UPDATES);

@@ -31,8 +31,7 @@ static void ecp_conn_rcv_tgt_synack(struct ecp_conn *c, struct ecp_conn_out *o,
 	/* S offered timestamps (ecp_conn_send_syn_tgt()). */
 	ecp_conn_ts_open(c, &o->ts, p);
 	o->mss = min_t(u16, o->mss, p->h.mss ?: ECP_DEFAULT_MSS);
-	o->mss = max_t(int, (int)o->mss - (int)ecp_ts_optlen(&o->ts),
-		       TCP_MIN_SND_MSS);
+	o->mss = ecp_conn_ts_mss(&o->ts, o->mss);
 	/* S offered shift 0: scaling is on if the target answered it. */
 	o->ws = p->h.wscale >= 0 ? p->h.wscale : 0;
 	o->win = p->h.win;

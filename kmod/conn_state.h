@@ -382,11 +382,20 @@ static inline void ecp_conn_ts_hdr(const struct ecp_ts *ts,
 	h->tsecr = ts->recent;
 }
 
-/* @p passed PAWS and starts at or before what S last acked. */
+/* @p passed PAWS and is at the edge S acks (ecp_ts_at_edge()). */
 static inline void ecp_conn_ts_seen(struct ecp_ts *ts, const struct ecp_seg *p)
 {
 	if (p->h.ts)
 		ecp_ts_update(ts, p->h.tsval, ktime_get_seconds());
+}
+
+/*
+ * The largest payload of S's segments on a leg with MSS @mss: less the
+ * timestamps' room, never below TCP_MIN_SND_MSS, as a TCP sender.
+ */
+static inline u16 ecp_conn_ts_mss(const struct ecp_ts *ts, u16 mss)
+{
+	return max_t(int, (int)mss - (int)ecp_ts_optlen(ts), TCP_MIN_SND_MSS);
 }
 
 /* The peer's SYN or SYN-ACK @p: timestamps on if both offered them. */
