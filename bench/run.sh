@@ -254,7 +254,7 @@ if want buffer; then
 		st=$(ecq "$S" -j task show id $id -s)
 		ert=$(jq -r '.[0].stats.rtt_us / 1000' <<< "$st")
 		say "  $(printf '%.2f' "$r") Mbit/s, S's srtt to A $ert ms, $(jq -r '.[0].stats |
-			"resent \(.resent), recoveries \(.recoveries), timeouts \(.timeouts), tail probes \(.tail_probes)"' <<< "$st")"
+			"resent \(.resent), recoveries \(.recoveries), timeouts \(.timeouts), tail probes \(.tail_probes), hystart exits \(.hystart_exits)"' <<< "$st")"
 		echo "$bb,$rtt,$r,$(awk -v b="$bdp" -v c="$capbits" 'BEGIN { print b / 1e6 "," c / 1e6 }'),$EC_FRAGSIZE,$rep,$ert,$rep_rtt" >> "$out/buffer.csv"
 		ecq "$S" task del id $id
 		id=$((id + 1))

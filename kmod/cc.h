@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Congestion control of what S sends the client: NewReno (RFC 5681, RFC
- * 6582) over bytes, the window arithmetic and the loss-recovery state
- * (duplicate ACKs, the recovery point) in one place.  S is a TCP sender
+ * Congestion control of what S sends the client: RFC 5681's slow start and
+ * loss recovery (RFC 6582's partial acks) with CUBIC's window (RFC 8312, as
+ * Linux's default tcp_cubic.c) over bytes, the window arithmetic and the
+ * loss-recovery state (duplicate ACKs, the recovery point) in one place.
+ * CUBIC, not NewReno, because a replica a storage node sends through the
+ * router is Linux's CUBIC: NewReno halves its window at a loss and regains
+ * a segment per round trip, which at 200 ms leaves a path a window short of
+ * full for seconds after each loss, where CUBIC keeps 0.7 of it and climbs
+ * back in a few.  S is a TCP sender
  * towards the client and must behave like one: without a congestion
  * window it would send everything the decode buffer holds the moment the
  * client's window allows, and a bottleneck on the client's link (a
@@ -32,6 +38,28 @@
 /* Duplicate ACKs that signal a loss (RFC 5681 §3.2). */
 #define ECP_CC_DUPACKS		3
 
+/*
+ * HyStart's delay rule, as tcp_cubic.c's: from a window of 16 segments
+ * on, slow start ends in the round whose least round trip (of its first
+ * 8 samples) exceeds the least ever seen by an eighth of it, clamped to
+ * 4-16 ms.  A queue is building at the bottleneck, and doubling on would
+ * overshoot it by a whole window: the losses of one overshoot cost more
+ * than slow start gains, most at long round trips, where congestion
+ * avoidance then regains a segment per round trip.
+ */
+#define ECP_CC_HYSTART_SEGS	16
+#define ECP_CC_HYSTART_SAMPLES	8
+#define ECP_CC_HYSTART_MIN_US	4000
+#define ECP_CC_HYSTART_MAX_US	16000
+
+/*
+ * CUBIC (RFC 8312 §4.5, §5): a loss keeps 7/10 of the window (beta), and
+ * the window then follows C (t - K)^3 + W_max, C = 0.4 segments per
+ * second cubed, back to where it was lost and beyond.
+ */
+#define ECP_CC_BETA_NUM		7
+#define ECP_CC_BETA_DEN		10
+
 struct ecp_cc {
 	u32 cwnd;	/* bytes S may have unacknowledged */
 	u32 ssthresh;
@@ -45,6 +73,18 @@ struct ecp_cc {
 	u64 used_end;	/* the flight ends when this offset is acked */
 	u32 idle_used;	/* most in flight since the window was last full */
 	unsigned long stamp;	/* jiffies: last full, validated, or restarted */
+	/* HyStart: the round trips of slow start's rounds. */
+	u32 rtt_min_us;	/* least since the start or the last RTO; 0: none */
+	u32 round_min_us;	/* least of this round's first samples */
+	u64 round_end;	/* the round ends when this offset is acked */
+	u8 round_samples;
+	/* CUBIC, in congestion avoidance: */
+	u32 w_max;	/* the window at the last loss; 0: none */
+	u32 origin;	/* the plateau of this epoch's cubic */
+	u32 k_ms;	/* from the epoch's start to the plateau */
+	u32 w_est;	/* the window Reno would have now (RFC 8312 §4.2) */
+	u64 epoch_us;	/* when this epoch began */
+	bool epoch;	/* false: one begins at the next ack */
 };
 
 void ecp_cc_init(struct ecp_cc *cc, u32 mss);
@@ -66,7 +106,7 @@ static inline bool ecp_cc_recovering(const struct ecp_cc *cc, u64 ack)
  * would take a round trip per lost segment.  The window grows only while
  * it is in use (ecp_cc_full()).
  */
-bool ecp_cc_ack(struct ecp_cc *cc, u64 prev, u64 ack, u32 mss);
+bool ecp_cc_ack(struct ecp_cc *cc, u64 prev, u64 ack, u32 mss, u64 now_us);
 
 /*
  * A duplicate ACK at @ack (no data, no window change).  Returns true on
@@ -111,6 +151,15 @@ void ecp_cc_sent(struct ecp_cc *cc, u64 ack, u64 nxt, u64 flight, bool full,
 		 unsigned long now, unsigned long rto, u32 mss);
 
 /*
+ * A round trip of @rtt_us sampled by an ack at @ack, everything below @nxt
+ * sent.  In slow start, returns true if HyStart's delay rule ended it
+ * (ssthresh is now the window), after an RTO too; samples of a fast
+ * recovery, whose window does not grow, only keep the least round trip.
+ */
+bool ecp_cc_hystart(struct ecp_cc *cc, u64 ack, u64 nxt, u32 rtt_us,
+		    u32 mss);
+
+/*
  * S is about to send new bytes with nothing outstanding, @idle jiffies
  * after it last sent any: after an RTO (@rto) or more the window is
  * halved per RTO idle, down to the initial window (RFC 5681 §4.1,
@@ -138,17 +187,27 @@ void ecp_cc_recover(struct ecp_cc *cc, u64 flight, u64 nxt, u32 mss);
 
 /*
  * The window arithmetic under ecp_cc_ack(), for tests: @acked new bytes
- * were acknowledged.  In recovery (@recovering: the ack is partial, RFC
- * 6582) the window does not grow.
+ * were acknowledged at @now_us (microseconds).  In recovery (@recovering:
+ * the ack is partial, RFC 6582) the window does not grow.  In congestion
+ * avoidance it grows by a share of the gap to CUBIC's target, the cubic
+ * one round trip (the least seen) ahead, at most half a segment per
+ * segment acked (tcp_cubic.c's cnt >= 2), and at least as fast as Reno
+ * would (RFC 8312 §4.2).
  */
-void ecp_cc_acked(struct ecp_cc *cc, u32 acked, u32 mss, bool recovering);
+void ecp_cc_acked(struct ecp_cc *cc, u32 acked, u32 mss, bool recovering,
+		  u64 now_us);
 
 /*
  * Recovery ended: the client acknowledged everything outstanding when it began.
  */
 void ecp_cc_recovered(struct ecp_cc *cc);
 
-/* The window after a loss with @flight bytes outstanding. */
+/*
+ * The window after a loss with @flight bytes outstanding: 7/10 of it
+ * (CUBIC's beta), and a new cubic epoch towards it as W_max, lowered to
+ * 17/20 of it if the window did not reach the last one (fast convergence,
+ * RFC 8312 §4.6: room for a newer flow).
+ */
 void ecp_cc_loss(struct ecp_cc *cc, u64 flight, u32 mss);
 
 /*
@@ -160,7 +219,9 @@ void ecp_cc_resent(struct ecp_cc *cc, u64 nxt);
 
 /*
  * Nothing acknowledged for an RTO with @flight bytes outstanding and
- * everything below @nxt sent: recovery lasts until @nxt is acked.
+ * everything below @nxt sent: recovery lasts until @nxt is acked.  As
+ * tcp_cubic.c after an RTO, the last loss's window and the least round
+ * trip are forgotten: the path may have changed.
  */
 void ecp_cc_timeout(struct ecp_cc *cc, u64 flight, u64 nxt, u32 mss);
 

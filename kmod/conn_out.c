@@ -36,18 +36,19 @@ static void ecp_conn_out_acked(struct ecp_conn *c, struct ecp_conn_out *o,
 	u64 upto = min(ack, o->snd_nxt);
 	u64 prev = o->acked;
 	bool timing = o->rtt.timing;
-	u32 ts_us;
+	u32 ts_us, rtt_us;
 
 	o->acked = ack;
 	/*
 	 * The timed segment's round trip, in microseconds; while none is
 	 * timed (Karn: something was re-sent), the echo of S's clock.
 	 */
-	ts_us = !timing && p->h.ts ? ecp_ts_rtt_us(&o->ts, p->h.tsecr,
-						   tcp_time_stamp_raw()) : 0;
-	if (ts_us)
+	ts_us = p->h.ts ? ecp_ts_rtt_us(&o->ts, p->h.tsecr,
+					 tcp_time_stamp_raw()) : 0;
+	if (ts_us && !timing)
 		ecp_rtt_sample(&o->rtt, ts_us);
-	if (ecp_rtt_acked(&o->rtt, ack, tcp_clock_us()) || ts_us) {
+	rtt_us = ecp_rtt_acked(&o->rtt, ack, tcp_clock_us());
+	if (rtt_us || (ts_us && !timing)) {
 		u32 rtt = 0;
 		unsigned int i;
 
@@ -56,6 +57,12 @@ static void ecp_conn_out_acked(struct ecp_conn *c, struct ecp_conn_out *o,
 			rtt = max(rtt, c->out[i].rtt.srtt_us);
 		WRITE_ONCE(c->t->rtt_measured, rtt);
 	}
+	/*
+	 * HyStart wants a sample per ack, which only the echo gives; without
+	 * timestamps, the timed segment's, one per round trip.
+	 */
+	if (ecp_cc_hystart(&o->cc, ack, o->snd_nxt, ts_us ?: rtt_us, o->mss))
+		ecp_stats_inc(&c->t->stats, ECP_STAT_HYSTART_EXITS);
 	o->rto = ecp_rtt_rto(&o->rtt);
 	o->last_progress = jiffies;
 	/* The tail probe arrived: the next flight may have one. */
@@ -64,7 +71,7 @@ static void ecp_conn_out_acked(struct ecp_conn *c, struct ecp_conn_out *o,
 	ecp_conn_out_release(c, o, upto);
 	ecp_sack_ack(&o->sack, upto, o->mss);
 	/* A partial ack: the segment at it is lost too (RFC 6582). */
-	if (ecp_cc_ack(&o->cc, prev, ack, o->mss))
+	if (ecp_cc_ack(&o->cc, prev, ack, o->mss, tcp_clock_us()))
 		ecp_sack_lose(&o->sack, min_t(u64, upto + o->mss, o->snd_nxt));
 }
 

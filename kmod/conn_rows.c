@@ -163,14 +163,6 @@ bool ecp_conn_row_finished(const struct ecp_conn *c, unsigned int r)
 	       ecp_dbuf_base(&c->row[r].dbuf) >= c->row[r].len;
 }
 
-u64 ecp_conn_src_base(const struct ecp_conn *c, const struct ecp_conn_src *s)
-{
-	u64 base;
-
-	ecp_conn_src_edge(c, s, &base);
-	return base;
-}
-
 /*
  * Release row r's ring below @upto.  A row released to its exact length
  * is finished: what sources sent past it (a segment that straddled its
@@ -208,35 +200,16 @@ void ecp_conn_out_release(struct ecp_conn *c, struct ecp_conn_out *o,
 		ecp_ivset_trim(&c->src[i].iv, ecp_conn_src_base(c, &c->src[i]));
 }
 
-u64 ecp_conn_src_edge(const struct ecp_conn *c, const struct ecp_conn_src *s,
-		      u64 *base)
+u64 ecp_conn_src_base(const struct ecp_conn *c, const struct ecp_conn_src *s)
 {
-	const struct ecp_task *t = c->t;
-	u32 rows = t->src[s->peer.idx].rows;
-	u64 edge = U64_MAX, b = U64_MAX;
+	u32 rows = c->t->src[s->peer.idx].rows;
+	u64 b = U64_MAX;
 	unsigned int r;
 
-	for (r = 0; r < c->nrow; r++) {
-		u64 rb = ecp_dbuf_base(&c->row[r].dbuf);
-
-		/* A finished row needs nothing more from s. */
-		if (!(rows & BIT(r)) || ecp_conn_row_finished(c, r))
-			continue;
-		b = min(b, rb);
-		/*
-		 * The row's reader bounds it, as NetEC's EBSN does with the
-		 * client's window.  Not so where a row can only complete
-		 * once every source gave a whole cell: a read's client
-		 * window spans every row, and a write's parity waits for the
-		 * stripe's last cell, which the writer sends after the
-		 * first; a parity target's window would hold the first data
-		 * fragment, and the stripe, for ever.  Only the buffer
-		 * bounds those.
-		 */
-		if (c->mode == ECPROXY_MODE_PULL || c->mode == ECPROXY_MODE_DEST)
-			edge = min(edge,
-				   rb + c->out[ecp_conn_has_targets(c) ? r : 0].win);
-	}
+	/* A finished row needs nothing more from s. */
+	for (r = 0; r < c->nrow; r++)
+		if ((rows & BIT(r)) && !ecp_conn_row_finished(c, r))
+			b = min(b, ecp_dbuf_base(&c->row[r].dbuf));
 	/*
 	 * Every row s feeds is finished (s is longer than all of them): it
 	 * sends the rest of its fragment to no ring, bounded by the buffer
@@ -244,8 +217,7 @@ u64 ecp_conn_src_edge(const struct ecp_conn *c, const struct ecp_conn_src *s,
 	 */
 	if (b == U64_MAX)
 		b = ecp_ivset_low(&s->iv);
-	*base = b;
-	return edge;
+	return b;
 }
 
 s64 ecp_conn_src_apply(struct ecp_conn *c, struct ecp_conn_src *s, u64 off,

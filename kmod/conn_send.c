@@ -245,9 +245,9 @@ static u64 ecp_conn_writer_edge(const struct ecp_conn *c)
 
 	/*
 	 * Fragment i may run as far as the buffer from the lowest base of
-	 * the rows it feeds (ecp_conn_src_edge(): no reader bounds a
-	 * write's rows), and the writer up to the first byte of the block
-	 * a ring cannot take yet.  A fragment the FIN ended bounds nothing.
+	 * the rows it feeds (ecp_conn_src_base()), and the writer up to the
+	 * first byte of the block a ring cannot take yet.  A fragment the
+	 * FIN ended bounds nothing.
 	 */
 	for (i = 0; i < c->k; i++) {
 		const struct ecp_conn_src *s = &c->src[i];
@@ -255,7 +255,7 @@ static u64 ecp_conn_writer_edge(const struct ecp_conn *c)
 
 		if (ecp_conn_src_done(s))
 			continue;
-		ecp_conn_src_edge(c, s, &base);
+		base = ecp_conn_src_base(c, s);
 		edge = min(edge, ecp_layout_pos(t->cell, t->k, i,
 						base + t->buffer_size));
 	}
@@ -446,25 +446,31 @@ void ecp_conn_send_fin_out(struct ecp_conn *c, struct ecp_conn_out *o,
 
 /*
  * The window for an ACK to s of @ack: EBSN bounds the right edge by the
- * rows' bases plus what their readers allow (ecp_conn_src_edge()) and by
- * the buffer (ecp_ebsn_window()), and s is acked at or past those bases, so the
- * edge is re-expressed from @ack (rounded down, never up; zero if s
- * already reached it).
+ * buffer from the lowest base of the rows s feeds (ecp_conn_src_base(),
+ * ecp_ebsn_window()), and s is acked at or past that base, so the edge is
+ * re-expressed from @ack (rounded down, never up; zero if s already
+ * reached it).
+ *
+ * No reader's window bounds it, unlike NetEC's EBSN, whose switch holds
+ * nothing beyond what it forwards: the rings hold I bytes whatever the
+ * client's or a target's window, and bounding the sources by that window
+ * too only shortens what the rings absorb of one source's stall.  A
+ * client's 64 KiB window drains in 64 ms at 8 Mbit/s, less than the RTO
+ * with which a source repairs a lost tail.
  */
 static u16 ecp_conn_src_win(struct ecp_conn *c, struct ecp_conn_src *s,
 			    u64 ack)
 {
 	u8 ws = min_t(u8, s->ws_out, ECP_EBSN_MAX_WSCALE);
-	unsigned int flags = 0;
-	u64 base, edge;
+	u64 base = ecp_conn_src_base(c, s), edge;
 	u16 win;
 
-	edge = ecp_conn_src_edge(c, s, &base);
-	win = ecp_ebsn_window(&s->ebsn, base, edge - base, c->t->buffer_size,
-			      s->ws_out, &flags);
-	if (flags & (ECP_EBSN_CLAMP_BUF | ECP_EBSN_CLAMP_FIELD))
-		ecp_stats_inc(&c->t->stats, ECP_STAT_WINDOW_CLAMPS);
+	win = ecp_ebsn_window(&s->ebsn, base, c->t->buffer_size, s->ws_out,
+			      NULL);
 	edge = base + ((u64)win << ws);
+	/* Less than a segment: EBSN holds s for the slowest source. */
+	if (edge < ack + c->src_mss)
+		ecp_stats_inc(&c->t->stats, ECP_STAT_WINDOW_CLAMPS);
 	if (edge <= ack)
 		return 0;
 	return min_t(u64, (edge - ack) >> ws, 0xffff);
@@ -747,11 +753,41 @@ void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q, u8 err,
 
 /* ---- Towards the outputs ---------------------------------------------- */
 
+static bool pacing = true;
+module_param(pacing, bool, 0644);
+MODULE_PARM_DESC(pacing,
+		 "Pace what S sends each client and target over the round trip, as Linux's TCP does (default: Y; N sends what the windows allow at once, for comparison)");
+
+/*
+ * Output o's pacing rate from its window and round trip (pace.h), and
+ * the size of its GSO packets at that rate.
+ */
+static u32 ecp_conn_pace_out(struct ecp_conn_out *o, u32 most)
+{
+	o->pace.rate = READ_ONCE(pacing) ?
+		       ecp_pace_rate(o->cc.cwnd, o->rtt.srtt_us,
+				     o->cc.cwnd < o->cc.ssthresh) : 0;
+	return ecp_pace_size(&o->pace, o->mss, most);
+}
+
+/*
+ * Pacing holds an output back until @at (ns): have the pacing timer push
+ * then, unless it is armed for earlier already.
+ */
+static void ecp_conn_pace_wait(struct ecp_conn *c, u64 at)
+{
+	if (c->pace_at && c->pace_at <= at)
+		return;
+	ecp_stats_inc(&c->t->stats, ECP_STAT_PACE_WAITS);
+	c->pace_at = at;
+	hrtimer_start(&c->pace_timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
+}
+
 u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 			struct sk_buff_head *q, u64 *budget)
 {
-	u32 most = rounddown(ECP_GSO_MAX, o->mss);
-	u64 pipe, start;
+	u32 most = ecp_conn_pace_out(o, rounddown(ECP_GSO_MAX, o->mss));
+	u64 pipe, start, now_ns = ktime_get_ns();
 	bool first;
 	u32 len;
 
@@ -768,6 +804,16 @@ u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	if (first)
 		o->round_us = tcp_clock_us();
 	while (first || (pipe + o->mss <= o->cc.cwnd && *budget >= o->mss)) {
+		/*
+		 * Paced as new bytes are (tcp_xmit_retransmit_queue()
+		 * checks the pace too): a window of holes re-sent at once
+		 * lands in the queue that just overflowed, and the copies
+		 * lost again cost an RTO.  The fast retransmit goes now.
+		 */
+		if (!first && !ecp_pace_ready(&o->pace, now_ns)) {
+			ecp_conn_pace_wait(c, o->pace.next_ns);
+			return 0;
+		}
 		if (!ecp_sack_next(&o->sack, &start, &len,
 				   first ? o->mss :
 				   min3((u64)most, o->cc.cwnd - pipe, *budget)))
@@ -780,6 +826,7 @@ u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 		ecp_stats_add(&c->t->stats, ECP_STAT_RESENT,
 			      DIV_ROUND_UP(len, o->mss));
 		ecp_sack_sent(&o->sack, start + len);
+		ecp_pace_sent(&o->pace, now_ns, len);
 		pipe += len;
 		*budget -= min_t(u64, len, *budget);
 	}
@@ -827,36 +874,6 @@ void ecp_conn_send_tail_probe(struct ecp_conn *c, struct ecp_conn_out *o,
 	ecp_stats_inc(&c->t->stats, ECP_STAT_TAIL_PROBES);
 }
 
-static bool pacing = true;
-module_param(pacing, bool, 0644);
-MODULE_PARM_DESC(pacing,
-		 "Pace what S sends each client and target over the round trip, as Linux's TCP does (default: Y; N sends what the windows allow at once, for comparison)");
-
-/*
- * Output o's pacing rate from its window and round trip (pace.h), and
- * the size of its GSO packets at that rate.
- */
-static u32 ecp_conn_pace_out(struct ecp_conn_out *o, u32 most)
-{
-	o->pace.rate = READ_ONCE(pacing) ?
-		       ecp_pace_rate(o->cc.cwnd, o->rtt.srtt_us,
-				     o->cc.cwnd < o->cc.ssthresh) : 0;
-	return ecp_pace_size(&o->pace, o->mss, most);
-}
-
-/*
- * Pacing holds an output back until @at (ns): have the pacing timer push
- * then, unless it is armed for earlier already.
- */
-static void ecp_conn_pace_wait(struct ecp_conn *c, u64 at)
-{
-	if (c->pace_at && c->pace_at <= at)
-		return;
-	ecp_stats_inc(&c->t->stats, ECP_STAT_PACE_WAITS);
-	c->pace_at = at;
-	hrtimer_start(&c->pace_timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
-}
-
 /* Refill the rate cap's bucket; U64_MAX when there is no cap. */
 static u64 ecp_conn_tokens(struct ecp_conn *c)
 {
@@ -899,7 +916,7 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	/* New bytes after a silence: the window the path may still take. */
 	if (o->acked == o->snd_nxt && o->snd_nxt < complete && o->last_sent)
 		ecp_cc_restart(&o->cc, now - o->last_sent,
-			       ecp_rtt_idle(&o->rtt), now, o->mss);
+			       ecp_rtt_rto(&o->rtt), now, o->mss);
 	/*
 	 * Its window, and what the path to it takes (cc.h); the first two
 	 * duplicate ACKs each let one more segment out (limited transmit,
@@ -937,7 +954,7 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 		ecp_cc_sent(&o->cc, o->acked, o->snd_nxt,
 			    ecp_conn_out_snd_max(o) - o->acked,
 			    ecp_conn_out_snd_max(o) - o->acked >= o->cc.cwnd,
-			    now, ecp_rtt_idle(&o->rtt), o->mss);
+			    now, ecp_rtt_rto(&o->rtt), o->mss);
 	if (!o->fin_sent && o->snd_nxt == len) {
 		ecp_conn_send_fin_out(c, o, q);
 		if (o->acked == o->snd_nxt)

@@ -473,20 +473,15 @@ int ecp_conn_out_copy(struct ecp_conn *c, const struct ecp_conn_out *o,
 void ecp_conn_out_release(struct ecp_conn *c, struct ecp_conn_out *o,
 			  u64 upto);
 /*
- * The right edge the readers let source s reach (a source-stream offset;
- * U64_MAX when no reader bounds it), and the base it is expressed from:
- * the lowest base of the unfinished rows s feeds.  The buffer bounds it
- * further from that base (ecp_ebsn_window()): the lowest ring is the one
- * that fills first.
- */
-u64 ecp_conn_src_edge(const struct ecp_conn *c, const struct ecp_conn_src *s,
-		      u64 *base);
-/*
  * Has row r been released to its exact length?  It then bounds no source
  * and takes no more bytes.
  */
 bool ecp_conn_row_finished(const struct ecp_conn *c, unsigned int r);
-/* The lowest ring base of the rows source s feeds (ecp_conn_src_edge()). */
+/*
+ * The lowest ring base of the unfinished rows source s feeds: the buffer
+ * bounds s from there (ecp_ebsn_window()), the lowest ring being the one
+ * that fills first.
+ */
 u64 ecp_conn_src_base(const struct ecp_conn *c, const struct ecp_conn_src *s);
 /*
  * The lengths the sources closed at are wrong (a source short of its

@@ -9,20 +9,15 @@
 
 #include "ebsn.h"
 
-u16 ecp_ebsn_window(struct ecp_ebsn_src *st, u64 ack, u64 client_win,
-		    u32 exposed, u8 wscale, unsigned int *flags)
+u16 ecp_ebsn_window(struct ecp_ebsn_src *st, u64 ack, u32 exposed, u8 wscale,
+		    unsigned int *flags)
 {
 	unsigned int f = 0;
-	u64 room, win;
+	u64 room = exposed, win;
 
 	wscale = min_t(u8, wscale, ECP_EBSN_MAX_WSCALE);
 
-	room = client_win;
-	if (exposed < room) {
-		room = exposed;
-		f |= ECP_EBSN_CLAMP_BUF;
-	}
-	/* An edge offered earlier stands even if both bounds shrank. */
+	/* An edge offered earlier stands even if the bound is below it. */
 	if (st->edge > ack + room) {
 		room = st->edge - ack;
 		f |= ECP_EBSN_KEPT_EDGE;

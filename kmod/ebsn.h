@@ -24,13 +24,11 @@
 /* RFC 7323 §2.3: larger shifts are treated as 14. */
 #define ECP_EBSN_MAX_WSCALE	14
 
-/* What ecp_ebsn_window() had to do; for the "window clamps" statistic. */
+/* What ecp_ebsn_window() had to do. */
 enum {
-	/* The buffer bound was below the client's own right edge. */
-	ECP_EBSN_CLAMP_BUF	= 1 << 0,
 	/* The edge did not fit in 16 bits at the source's scale. */
 	ECP_EBSN_CLAMP_FIELD	= 1 << 1,
-	/* Both bounds were below an edge offered before, which was kept. */
+	/* The bound was below an edge offered before, which was kept. */
 	ECP_EBSN_KEPT_EDGE	= 1 << 2,
 };
 
@@ -47,24 +45,25 @@ static inline void ecp_ebsn_reset(struct ecp_ebsn_src *st, u64 start)
 /*
  * The raw 16-bit window field for an ACK acknowledging stream offset @ack, sent
  * to a source whose window-scale shift (the one S announced in its SYN to that
- * source) is @wscale, given the client's advertised window @client_win in bytes
- * (already scaled by the client's shift) and the exposed buffer size @exposed.
- * @ack must not decrease across calls for one source (drop stale ACKs).
+ * source) is @wscale, given the exposed buffer size @exposed.  @ack must not
+ * decrease across calls for one source (drop stale ACKs).  NetEC bounds the
+ * sources by the client's window too; S does not, its rings holding I bytes
+ * whatever that window (ecp_conn_src_win()).
  *
  * The right edge offered, @ack + (window << @wscale), is
- *  - at most @ack + min(@client_win, @exposed), unless
+ *  - at most @ack + @exposed, unless
  *  - that would move the edge left of one offered before (RFC 9293 §3.8.6: a
- *    receiver should not shrink the window); then the old edge is kept, which
- *    still respects @exposed because it was computed from an older, lower @ack.
- *    The client's own window shrinking is then absorbed by the buffer;
+ *    receiver should not shrink the window); then the old edge is kept,
+ *    which still respects @exposed because it was computed from an older,
+ *    lower @ack (a caller's @ack that went back, or a smaller @exposed);
  *  - rounded down to a multiple of 1 << @wscale from @ack, never up: the bound
  *    wins over the no-shrink rule by less than one scale unit, which TCP
  *    senders accept (Linux does not even update snd_wnd for it);
  *  - clamped to 65535 << @wscale.
  * @flags (may be NULL) receives the ECP_EBSN_* bits of what happened.
  */
-u16 ecp_ebsn_window(struct ecp_ebsn_src *st, u64 ack, u64 client_win,
-		    u32 exposed, u8 wscale, unsigned int *flags);
+u16 ecp_ebsn_window(struct ecp_ebsn_src *st, u64 ack, u32 exposed, u8 wscale,
+		    unsigned int *flags);
 
 /*
  * Buffer bytes to allocate beyond the exposed size I for a connection whose

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * RFC 6298 §2 in microseconds: SRTT and RTTVAR with gains 1/8 and 1/4,
- * RTO = SRTT + max(G, 4 * RTTVAR) with G one jiffy, the granularity of
- * the timer that fires it.
+ * and Linux's RTO = SRTT + max(4 * RTTVAR, 200 ms) (tcp_set_rto(): its
+ * RTTVAR never drops below tcp_rto_min).  RFC 6298's SRTT + max(G, 4 *
+ * RTTVAR) falls to a round trip and a jiffy on a steady path, and the
+ * first queue that builds (a recovery's re-sent bytes wait behind a full
+ * shaper) fires it for nothing: a spurious RTO goes back N with a window
+ * of one segment.
  */
 #include <linux/export.h>
 #include <linux/minmax.h>
@@ -28,13 +32,16 @@ void ecp_rtt_sample(struct ecp_rtt *r, u32 m)
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_rtt_sample);
 
-bool ecp_rtt_acked(struct ecp_rtt *r, u64 acked, u64 now_us)
+u32 ecp_rtt_acked(struct ecp_rtt *r, u64 acked, u64 now_us)
 {
+	u32 m;
+
 	if (!r->timing || acked < r->end)
-		return false;
+		return 0;
 	r->timing = false;
-	ecp_rtt_sample(r, min_t(u64, now_us - r->start_us, U32_MAX));
-	return true;
+	m = max_t(u64, min_t(u64, now_us - r->start_us, U32_MAX), 1);
+	ecp_rtt_sample(r, m);
+	return m;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_rtt_acked);
 
@@ -44,16 +51,9 @@ unsigned long ecp_rtt_rto(const struct ecp_rtt *r)
 
 	if (!r->srtt_us)
 		return ECP_RTO_MIN;
-	us = r->srtt_us + max_t(u64, jiffies_to_usecs(1),
+	us = r->srtt_us + max_t(u64, jiffies_to_usecs(ECP_RTO_MIN),
 				4 * (u64)r->rttvar_us);
 	return clamp_t(unsigned long, usecs_to_jiffies(min_t(u64, us, U32_MAX)),
 		       ECP_RTO_MIN, ECP_RTO_MAX);
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_rtt_rto);
-
-unsigned long ecp_rtt_idle(const struct ecp_rtt *r)
-{
-	return max(ecp_rtt_rto(r),
-		   usecs_to_jiffies(r->srtt_us) + ECP_RTO_MIN);
-}
-EXPORT_SYMBOL_IF_KUNIT(ecp_rtt_idle);

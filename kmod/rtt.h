@@ -52,25 +52,20 @@ static inline void ecp_rtt_resent(struct ecp_rtt *r)
 }
 
 /*
- * The client acknowledged up to offset @acked at @now_us.  Returns true
- * if that gave a sample (srtt_us changed).
+ * The client acknowledged up to offset @acked at @now_us.  Returns the
+ * sample it gave in microseconds (srtt_us changed), 0 if none.
  */
-bool ecp_rtt_acked(struct ecp_rtt *r, u64 acked, u64 now_us);
+u32 ecp_rtt_acked(struct ecp_rtt *r, u64 acked, u64 now_us);
 
 /* A round trip of @m microseconds measured otherwise (ts.h). */
 void ecp_rtt_sample(struct ecp_rtt *r, u32 m);
 
-/* The RTO in jiffies, in [ECP_RTO_MIN, ECP_RTO_MAX]. */
-unsigned long ecp_rtt_rto(const struct ecp_rtt *r);
-
 /*
- * The silence after which a congestion window is stale (cc.h's restart
- * and application-limited rules), in jiffies: Linux's RTO, at least SRTT
- * + 200 ms (its RTTVAR floor is tcp_rto_min), not the one above.  At a
- * long round trip that is little more than one, and a transfer held to
- * its buffer waits a round trip for each flight: it could restart its
- * window every flight.
+ * The RTO in jiffies, SRTT + max(4 RTTVAR, ECP_RTO_MIN) in [ECP_RTO_MIN,
+ * ECP_RTO_MAX]: Linux's, which also makes it the silence after which a
+ * congestion window is stale (cc.h's restart and application-limited
+ * rules, tcp_cwnd_restart()).
  */
-unsigned long ecp_rtt_idle(const struct ecp_rtt *r);
+unsigned long ecp_rtt_rto(const struct ecp_rtt *r);
 
 #endif

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for the RTO estimator: RFC 6298's arithmetic, its bounds,
- * Karn's rule, and the property the data path needs from it: under a
- * steady round trip longer than the floor, the RTO stays above it.
+ * KUnit tests for the RTO estimator: RFC 6298's arithmetic, Linux's
+ * bounds, Karn's rule, and the property the data path needs from it: under
+ * a steady round trip, the RTO stays 200 ms above it.
  */
 #include <kunit/test.h>
 
@@ -59,20 +59,25 @@ static void ecp_rtt_steady_test(struct kunit *test)
 	u64 t = 0;
 	int i;
 
-	/* 250 ms, over the floor: the RTO must stay above the round trip. */
+	/*
+	 * 250 ms, over the floor: the RTO stays 200 ms above the round trip,
+	 * room for a queue to build (Linux's RTTVAR floor)...
+	 */
 	for (i = 0; i < 50; i++) {
 		ecp_rtt_sample_ms(&r, 100 * (i + 1), t, 250);
 		t += SEC;
-		KUNIT_EXPECT_GT(test, ecp_rtt_rto(&r), msecs_to_jiffies(250));
+		KUNIT_EXPECT_GE(test, ecp_rtt_rto(&r), msecs_to_jiffies(450));
 	}
-	/* ...and converge to it plus the clock's granularity. */
-	KUNIT_EXPECT_LE(test, ecp_rtt_rto(&r), msecs_to_jiffies(250) + 4);
-	/* A rack's round trip, below one jiffy: the floor. */
+	/* ...and converges to that. */
+	KUNIT_EXPECT_LE(test, ecp_rtt_rto(&r), msecs_to_jiffies(450) + 1);
+	/* A rack's round trip, below one jiffy: the floor and that jiffy. */
 	for (i = 0; i < 50; i++) {
 		ecp_rtt_sample_ms(&r, 10000 + i, t, 0);
 		t += SEC;
 	}
-	KUNIT_EXPECT_EQ(test, ecp_rtt_rto(&r), (unsigned long)ECP_RTO_MIN);
+	KUNIT_EXPECT_LE(test, r.srtt_us, 1000U);
+	KUNIT_EXPECT_GE(test, ecp_rtt_rto(&r), (unsigned long)ECP_RTO_MIN);
+	KUNIT_EXPECT_LE(test, ecp_rtt_rto(&r), (unsigned long)ECP_RTO_MIN + 1);
 }
 
 /*
@@ -92,8 +97,9 @@ static void ecp_rtt_precision_test(struct kunit *test)
 	ecp_rtt_sent(&r, 200, 8 * SEC);
 	KUNIT_EXPECT_TRUE(test, ecp_rtt_acked(&r, 200, 8 * SEC));
 	KUNIT_EXPECT_EQ(test, r.srtt_us, (7 * 60U + 1) / 8);
-	/* The timer still fires no sooner than the floor. */
-	KUNIT_EXPECT_EQ(test, ecp_rtt_rto(&r), (unsigned long)ECP_RTO_MIN);
+	/* The timer fires no sooner than the floor, and a jiffy at most more. */
+	KUNIT_EXPECT_GE(test, ecp_rtt_rto(&r), (unsigned long)ECP_RTO_MIN);
+	KUNIT_EXPECT_LE(test, ecp_rtt_rto(&r), (unsigned long)ECP_RTO_MIN + 1);
 }
 
 static void ecp_rtt_cap_test(struct kunit *test)
@@ -102,23 +108,6 @@ static void ecp_rtt_cap_test(struct kunit *test)
 
 	ecp_rtt_sample_ms(&r, 1, 0, 10000);
 	KUNIT_EXPECT_EQ(test, ecp_rtt_rto(&r), (unsigned long)ECP_RTO_MAX);
-}
-
-/* A window goes stale after SRTT + 200 ms of silence, not one RTO. */
-static void ecp_rtt_idle_test(struct kunit *test)
-{
-	struct ecp_rtt r = {};
-	int i;
-
-	KUNIT_EXPECT_EQ(test, ecp_rtt_idle(&r), (unsigned long)ECP_RTO_MIN);
-	for (i = 0; i < 50; i++)
-		ecp_rtt_sample_ms(&r, 1000 * (i + 1), i * SEC, 200);
-	KUNIT_EXPECT_LT(test, ecp_rtt_rto(&r), msecs_to_jiffies(300));
-	KUNIT_EXPECT_GE(test, ecp_rtt_idle(&r), msecs_to_jiffies(400));
-	KUNIT_EXPECT_LE(test, ecp_rtt_idle(&r), msecs_to_jiffies(400) + 1);
-	/* A long RTO (a varying round trip) stays the bound. */
-	r.rttvar_us = 500 * MS;
-	KUNIT_EXPECT_EQ(test, ecp_rtt_idle(&r), ecp_rtt_rto(&r));
 }
 
 static void ecp_rtt_karn_test(struct kunit *test)
@@ -151,7 +140,6 @@ static struct kunit_case ecp_rtt_test_cases[] = {
 	KUNIT_CASE(ecp_rtt_precision_test),
 	KUNIT_CASE(ecp_rtt_cap_test),
 	KUNIT_CASE(ecp_rtt_karn_test),
-	KUNIT_CASE(ecp_rtt_idle_test),
 	{}
 };
 

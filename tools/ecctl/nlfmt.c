@@ -110,6 +110,7 @@ static const struct {
 	{ ECPROXY_A_STATS_ECN_REDUCTIONS, "ecn_reductions" },
 	{ ECPROXY_A_STATS_SYNS_RESENT, "syns_resent" },
 	{ ECPROXY_A_STATS_PACE_WAITS, "pace_waits" },
+	{ ECPROXY_A_STATS_HYSTART_EXITS, "hystart_exits" },
 };
 
 static json_object *u64_json(const struct nlattr *a)
@@ -363,10 +364,10 @@ void ecctl_fmt_stats_text(json_object *st, const char *in)
 	       num(st, "recoveries"), num(st, "timeouts"));
 	printf("%swindow-clamps %" PRId64 " peak-buffer %" PRId64 " overflow %" PRId64
 	       " prompts %" PRId64 " sacks %" PRId64 " ecn-reductions %" PRId64
-	       " pace-waits %" PRId64 "\n",
+	       " pace-waits %" PRId64 " hystart-exits %" PRId64 "\n",
 	       in, num(st, "window_clamps"), num(st, "peak_buffer"), num(st, "overflow"),
 	       num(st, "prompts"), num(st, "sacks"), num(st, "ecn_reductions"),
-	       num(st, "pace_waits"));
+	       num(st, "pace_waits"), num(st, "hystart_exits"));
 	printf("%spmtu-updates %" PRId64 " syns-resent %" PRId64
 	       " time-wait-resets %" PRId64 " window-probes %" PRId64
 	       " tail-probes %" PRId64,

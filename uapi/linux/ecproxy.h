@@ -355,8 +355,9 @@
  *                the congestion window.
  *    TIMEOUTS: retransmission timeouts towards the client or a target
  *              (everything outstanding is re-sent, going back N).
- *    WINDOW_CLAMPS: ACKs whose window was lowered to the room left in the
- *                   decode buffer.
+ *    WINDOW_CLAMPS: ACKs to a source or the writer whose window, the room
+ *                   left in the decode buffer, was less than a segment:
+ *                   EBSN holding a fast sender for the slowest.
  *    PEAK_BUFFER: highest buffer occupancy seen, bytes.
  *    OVERFLOW: segments of a source that were dropped because they did
  *              not fit: beyond the offered window and the headroom, or
@@ -401,6 +402,10 @@
  *                round trip instead of sending it at once (twice the
  *                window per round trip in slow start, 1.2 times after;
  *                module parameter pacing).
+ *    HYSTART_EXITS: slow starts towards a client or target that HyStart
+ *                   ended before a loss did: a round's least round trip
+ *                   grew by an eighth of the least seen (4-16 ms), the
+ *                   queue of a bottleneck filling.
  *    DROPS: NLA_NESTED, one NLA_U64 per reason, the attribute type being
  *           the reason (enum ecproxy_drop_reason): packets of a task
  *           that were invalid and dropped.
@@ -570,6 +575,7 @@ enum ecproxy_stats_attr {
 	ECPROXY_A_STATS_ECN_REDUCTIONS,
 	ECPROXY_A_STATS_SYNS_RESENT,
 	ECPROXY_A_STATS_PACE_WAITS,
+	ECPROXY_A_STATS_HYSTART_EXITS,
 	__ECPROXY_A_STATS_MAX
 };
 #define ECPROXY_A_STATS_MAX (__ECPROXY_A_STATS_MAX - 1)
