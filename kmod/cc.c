@@ -45,14 +45,17 @@ static u32 ecp_cc_cbrt(u64 x)
 	return r;
 }
 
-/* Far enough from the plateau for any window: 100 s; no overflow below. */
+/*
+ * Far enough beyond the plateau for any window: 100 s.  Before it, t - K
+ * is at least -K, and K^3 <= 2^30 * 2.5e9 / 48 (the least MSS) keeps 4
+ * (t - K)^3 within s64.
+ */
 #define ECP_CC_CUBIC_MAX_MS	100000
 
 /* The cubic at @t_ms into the epoch, in bytes, at least a segment. */
 static u64 ecp_cc_cubic(const struct ecp_cc *cc, s64 t_ms, u32 mss)
 {
-	s64 d = clamp_t(s64, t_ms - cc->k_ms, -ECP_CC_CUBIC_MAX_MS,
-			ECP_CC_CUBIC_MAX_MS);
+	s64 d = min_t(s64, t_ms - cc->k_ms, ECP_CC_CUBIC_MAX_MS);
 	/* C d^3 segments: 4 d^3 / 10^10, scaled to bytes in two steps. */
 	s64 w = div_s64(4 * d * d * d, 10000) * mss;
 
@@ -63,12 +66,13 @@ static u64 ecp_cc_cubic(const struct ecp_cc *cc, s64 t_ms, u32 mss)
 /* Congestion avoidance: what @acked bytes acked at @now_us add (cc.h). */
 static u64 ecp_cc_avoid(struct ecp_cc *cc, u32 acked, u32 mss, u64 now_us)
 {
-	u64 cwnd = cc->cwnd, target, grow;
+	u64 cwnd = cc->cwnd, target, grow, grow_est;
 
 	if (!cc->epoch) {
 		cc->epoch = true;
 		cc->epoch_us = now_us;
 		cc->w_est = cc->cwnd;
+		cc->w_est_acc = 0;
 		cc->origin = max(cc->w_max, cc->cwnd);
 		/* K^3 = (W_max - cwnd) / C, in ms^3: bytes * 2.5e9 / mss. */
 		cc->k_ms = ecp_cc_cbrt(div_u64((u64)(cc->origin - cc->cwnd) *
@@ -80,10 +84,19 @@ static u64 ecp_cc_avoid(struct ecp_cc *cc, u32 acked, u32 mss, u64 now_us)
 		grow = max_t(u64, 1, div64_u64((target - cwnd) * acked, cwnd));
 	else
 		grow = div64_u64((u64)mss * acked, 100 * cwnd);
+	/* No loss yet to aim at: 5% per round trip at least (tcp_cubic.c). */
+	if (!cc->w_max)
+		grow = max_t(u64, grow, acked / 20);
 	grow = min_t(u64, grow, max(acked / 2, 1U));
-	/* Reno's 3 (1 - beta) / (1 + beta) = 9/17 segment per window. */
-	cc->w_est = min_t(u64, cc->w_est +
-			  div64_u64((u64)acked * mss * 9, 17 * cwnd), ECP_CC_MAX);
+	/*
+	 * Reno's 3 (1 - beta) / (1 + beta) = 9/17 segment per window, the
+	 * remainder kept (tcp_cubic.c's ack_cnt): per ack it is 0 in a
+	 * window of a megabyte.
+	 */
+	cc->w_est_acc += (u64)acked * mss * 9;
+	grow_est = div64_u64(cc->w_est_acc, 17 * cwnd);
+	cc->w_est_acc -= grow_est * 17 * cwnd;
+	cc->w_est = min_t(u64, cc->w_est + grow_est, ECP_CC_MAX);
 	if (cc->w_est > cwnd + grow)
 		grow = cc->w_est - cwnd;
 	return cwnd + grow;
@@ -156,7 +169,7 @@ static bool ecp_cc_hystart_round(struct ecp_cc *cc, u32 mss)
 }
 
 bool ecp_cc_hystart(struct ecp_cc *cc, u64 ack, u64 nxt, u32 rtt_us,
-		    u32 mss)
+		    bool every, u32 mss)
 {
 	bool found = false;
 
@@ -171,11 +184,11 @@ bool ecp_cc_hystart(struct ecp_cc *cc, u64 ack, u64 nxt, u32 rtt_us,
 	}
 	if (ack >= cc->round_end) {
 		/*
-		 * A round with fewer samples than the rule's (a leg without
-		 * timestamps times one segment per round trip) is judged
-		 * by those it had, when it ends.
+		 * A leg without timestamps times one segment per round
+		 * trip: its round is judged by those it had, when it ends.
+		 * With a sample on every ack, never on fewer than 8.
 		 */
-		if (cc->round_end && cc->round_samples &&
+		if (!every && cc->round_end && cc->round_samples &&
 		    cc->round_samples < ECP_CC_HYSTART_SAMPLES)
 			found = ecp_cc_hystart_round(cc, mss);
 		cc->round_end = nxt;
@@ -249,6 +262,7 @@ void ecp_cc_timeout(struct ecp_cc *cc, u64 flight, u64 nxt, u32 mss)
 	cc->rto = true;
 	/* As tcp_cubic.c after an RTO: the path may have changed. */
 	cc->rtt_min_us = 0;
+	cc->round_end = 0;
 	cc->w_max = 0;
 	cc->epoch = false;
 }

@@ -83,6 +83,7 @@ struct ecp_cc {
 	u32 origin;	/* the plateau of this epoch's cubic */
 	u32 k_ms;	/* from the epoch's start to the plateau */
 	u32 w_est;	/* the window Reno would have now (RFC 8312 §4.2) */
+	u64 w_est_acc;	/* what w_est has not grown by yet, * 17 cwnd */
 	u64 epoch_us;	/* when this epoch began */
 	bool epoch;	/* false: one begins at the next ack */
 };
@@ -152,12 +153,14 @@ void ecp_cc_sent(struct ecp_cc *cc, u64 ack, u64 nxt, u64 flight, bool full,
 
 /*
  * A round trip of @rtt_us sampled by an ack at @ack, everything below @nxt
- * sent.  In slow start, returns true if HyStart's delay rule ended it
- * (ssthresh is now the window), after an RTO too; samples of a fast
- * recovery, whose window does not grow, only keep the least round trip.
+ * sent; @every if every ack gives one (the timestamps' echo), else one
+ * round trip's timed segment.  In slow start, returns true if HyStart's
+ * delay rule ended it (ssthresh is now the window), after an RTO too;
+ * samples of a fast recovery, whose window does not grow, only keep the
+ * least round trip.
  */
 bool ecp_cc_hystart(struct ecp_cc *cc, u64 ack, u64 nxt, u32 rtt_us,
-		    u32 mss);
+		    bool every, u32 mss);
 
 /*
  * S is about to send new bytes with nothing outstanding, @idle jiffies
@@ -172,9 +175,9 @@ void ecp_cc_restart(struct ecp_cc *cc, unsigned long idle, unsigned long rto,
 /*
  * The output echoed a congestion mark (ECE, RFC 3168 §6.1.2) in an ACK at
  * @ack, with @flight bytes outstanding and everything below @nxt sent.
- * Returns true if the window is halved now: once per window of data (not
- * again until @nxt is acked), and not in a loss recovery, which already
- * halved it.  Nothing is re-sent: nothing was lost.  The window does not
+ * Returns true if the window is cut now (ecp_cc_loss()): once per window
+ * of data (not again until @nxt is acked), and not in a loss recovery,
+ * which already cut it.  Nothing is re-sent: nothing was lost.  The window does not
  * grow until @nxt is acked.
  */
 bool ecp_cc_ece(struct ecp_cc *cc, u64 ack, u64 flight, u64 nxt, u32 mss);

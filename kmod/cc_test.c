@@ -94,6 +94,14 @@ static void ecp_cc_avoidance_test(struct kunit *test)
 	/* An RTO forgets it. */
 	ecp_cc_timeout(&cc, 40 * MSS, 0, MSS);
 	KUNIT_EXPECT_EQ(test, cc.w_max, 0U);
+	/* No loss to aim at (an RTO, or HyStart's end): 5% a window. */
+	ecp_cc_init(&cc, MSS);
+	cc.cwnd = 100 * MSS;
+	cc.ssthresh = cc.cwnd;
+	for (i = 0; i < 100; i++)
+		ecp_cc_acked(&cc, MSS, MSS, false, 0);
+	KUNIT_EXPECT_GE(test, cc.cwnd, 104 * MSS);
+	KUNIT_EXPECT_LE(test, cc.cwnd, 106 * MSS);
 }
 
 /* The integer cube root under K, at and around exact cubes. */
@@ -323,16 +331,16 @@ static void ecp_cc_hystart_test(struct kunit *test)
 
 	ecp_cc_init(&cc, MSS);
 	/* No sample, nothing learnt. */
-	KUNIT_EXPECT_FALSE(test, ecp_cc_hystart(&cc, ack, nxt, 0, MSS));
+	KUNIT_EXPECT_FALSE(test, ecp_cc_hystart(&cc, ack, nxt, 0, true, MSS));
 	KUNIT_EXPECT_EQ(test, cc.rtt_min_us, 0U);
 	/* Below 16 segments a queue building does not count. */
 	for (i = 0; i < 8; i++)
-		ecp_cc_hystart(&cc, ack + i, nxt, 200 * ms, MSS);
+		ecp_cc_hystart(&cc, ack + i, nxt, 200 * ms, true, MSS);
 	ack = nxt;
 	nxt *= 2;
 	for (i = 0; i < 8; i++)
 		KUNIT_EXPECT_FALSE(test, ecp_cc_hystart(&cc, ack + i, nxt,
-							300 * ms, MSS));
+							300 * ms, true, MSS));
 	KUNIT_EXPECT_EQ(test, cc.ssthresh, ECP_CC_MAX);
 	KUNIT_EXPECT_EQ(test, cc.rtt_min_us, 200 * ms);
 	/* 16 ms more than 200 is within the clamp... */
@@ -341,37 +349,47 @@ static void ecp_cc_hystart_test(struct kunit *test)
 	nxt *= 2;
 	for (i = 0; i < 8; i++)
 		KUNIT_EXPECT_FALSE(test, ecp_cc_hystart(&cc, ack + i, nxt,
-							216 * ms, MSS));
+							216 * ms, true, MSS));
 	/* ...and only the least of the round counts... */
 	ack = nxt;
 	nxt *= 2;
 	for (i = 0; i < 8; i++)
 		KUNIT_EXPECT_FALSE(test, ecp_cc_hystart(&cc, ack + i, nxt,
-					i == 3 ? 201 * ms : 300 * ms, MSS));
+					i == 3 ? 201 * ms : 300 * ms, true, MSS));
 	/* ...the eighth sample of a round 17 ms late ends slow start. */
 	ack = nxt;
 	nxt *= 2;
 	for (i = 0; i < 7; i++)
 		KUNIT_EXPECT_FALSE(test, ecp_cc_hystart(&cc, ack + i, nxt,
-							217 * ms, MSS));
+							217 * ms, true, MSS));
 	KUNIT_EXPECT_TRUE(test, ecp_cc_hystart(&cc, ack + 7, nxt, 217 * ms,
-					       MSS));
+					       true, MSS));
 	KUNIT_EXPECT_EQ(test, cc.ssthresh, 40 * MSS);
 	KUNIT_EXPECT_FALSE(test, ecp_cc_hystart(&cc, nxt, 2 * nxt, 300 * ms,
-						MSS));
+						true, MSS));
 
 	/* At a rack's round trip the threshold is 4 ms, not an eighth. */
 	ecp_cc_init(&cc, MSS);
 	cc.cwnd = 40 * MSS;
-	ecp_cc_hystart(&cc, 0, 100 * MSS, 100, MSS);
+	ecp_cc_hystart(&cc, 0, 100 * MSS, 100, true, MSS);
 	for (i = 1; i < 8; i++)
-		ecp_cc_hystart(&cc, i, 100 * MSS, 4100, MSS);
+		ecp_cc_hystart(&cc, i, 100 * MSS, 4100, true, MSS);
 	KUNIT_EXPECT_EQ(test, cc.ssthresh, ECP_CC_MAX);
-	/* One sample per round (no timestamps): judged as the round ends. */
+	/* With the echo on every ack, a round of one sample says nothing... */
 	KUNIT_EXPECT_FALSE(test, ecp_cc_hystart(&cc, 100 * MSS, 200 * MSS,
-						4200, MSS));
+						4200, true, MSS));
+	KUNIT_EXPECT_FALSE(test, ecp_cc_hystart(&cc, 200 * MSS, 300 * MSS,
+						4200, true, MSS));
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, ECP_CC_MAX);
+	/* ...without timestamps (one per round) it is judged as it ends. */
+	ecp_cc_init(&cc, MSS);
+	cc.cwnd = 40 * MSS;
+	KUNIT_EXPECT_FALSE(test, ecp_cc_hystart(&cc, 0, 100 * MSS, 100, false,
+						MSS));
+	KUNIT_EXPECT_FALSE(test, ecp_cc_hystart(&cc, 100 * MSS, 200 * MSS,
+						4200, false, MSS));
 	KUNIT_EXPECT_TRUE(test, ecp_cc_hystart(&cc, 200 * MSS, 300 * MSS,
-					       4200, MSS));
+					       4200, false, MSS));
 	KUNIT_EXPECT_EQ(test, cc.ssthresh, 40 * MSS);
 
 	/* A fast recovery's samples only keep the least... */
@@ -381,18 +399,18 @@ static void ecp_cc_hystart_test(struct kunit *test)
 	cc.ssthresh = ECP_CC_MAX;
 	for (i = 0; i < 8; i++)
 		KUNIT_EXPECT_FALSE(test, ecp_cc_hystart(&cc, i, 40 * MSS,
-					i ? 50 * ms : 10 * ms, MSS));
+					i ? 50 * ms : 10 * ms, true, MSS));
 	KUNIT_EXPECT_EQ(test, cc.rtt_min_us, 10 * ms);
 	/* ...an RTO forgets it, and its slow start has the rule too. */
 	ecp_cc_timeout(&cc, 80 * MSS, 40 * MSS, MSS);
 	KUNIT_EXPECT_EQ(test, cc.rtt_min_us, 0U);
 	cc.cwnd = 20 * MSS;
 	for (i = 0; i < 8; i++)
-		ecp_cc_hystart(&cc, i, 40 * MSS, 10 * ms, MSS);
+		ecp_cc_hystart(&cc, i, 40 * MSS, 10 * ms, true, MSS);
 	for (i = 0; i < 7; i++)
-		ecp_cc_hystart(&cc, 40 * MSS + i, 80 * MSS, 20 * ms, MSS);
+		ecp_cc_hystart(&cc, 40 * MSS + i, 80 * MSS, 20 * ms, true, MSS);
 	KUNIT_EXPECT_TRUE(test, ecp_cc_hystart(&cc, 40 * MSS + 7, 80 * MSS,
-					       20 * ms, MSS));
+					       20 * ms, true, MSS));
 	KUNIT_EXPECT_EQ(test, cc.ssthresh, 20 * MSS);
 }
 

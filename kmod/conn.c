@@ -744,11 +744,9 @@ static void ecp_conn_tick_fin_src(struct ecp_conn *c, unsigned long now,
  * The persist timer's case (RFC 9293 §3.8.6.1; tcp_check_probe_timer()):
  * the stream is not done, nothing is in flight, and the output's window
  * has less than a segment of room beyond what S sent, so no ACK will come
- * by itself.  Less than a segment counts: EBSN passes the window on to
- * the sources, whose scaled windows round it down to nothing, and whose
- * senders would not fill a sliver anyway.  The bytes to send are not
- * waiting in the rings either: EBSN holds the sources to the same window.
- * If the output's window update was lost, only a probe brings the next.
+ * by itself.  Less than a segment counts: a sliver is not worth a
+ * segment, and the bytes that would fill it wait in the rings.  If the
+ * output's window update was lost, only a probe brings the next.
  */
 static bool ecp_conn_out_persist(const struct ecp_conn_out *o)
 {
@@ -845,7 +843,7 @@ static u8 ecp_conn_out_tick(struct ecp_conn *c, struct ecp_conn_out *o,
  * Is source s the one the stream waits on?  Its bytes are the next ones
  * missing in a row it feeds, the row's output has sent everything
  * complete, and S offered s room beyond them (its EBSN edge, which the
- * outputs' windows and the buffer bound): nothing but s stops the stream,
+ * buffer bounds): nothing but s stops the stream,
  * and a live s would send or retransmit.  A source whose window S closed
  * (or rounded down to nothing at its scale) waits for S, and one that
  * gave everything waits for nobody.

@@ -8,7 +8,7 @@
  * Choices:
  *  - A loss is detected as RFC 6675 does it: three duplicate ACKs, or,
  *    with SACK, more than two segments' worth SACKed above the ack.  The
- *    window is halved (cc.h) and a recovery lasts until what was sent
+ *    window is cut (cc.h) and a recovery lasts until what was sent
  *    then is acked.  In it every unSACKed byte below the highest SACKed
  *    one is lost (as Linux's FACK counted them: the holes of a burst
  *    lost in a full queue all go in the next round trip), and so is the
@@ -61,7 +61,8 @@ static void ecp_conn_out_acked(struct ecp_conn *c, struct ecp_conn_out *o,
 	 * HyStart wants a sample per ack, which only the echo gives; without
 	 * timestamps, the timed segment's, one per round trip.
 	 */
-	if (ecp_cc_hystart(&o->cc, ack, o->snd_nxt, ts_us ?: rtt_us, o->mss))
+	if (ecp_cc_hystart(&o->cc, ack, o->snd_nxt, ts_us ?: rtt_us, ts_us,
+			   o->mss))
 		ecp_stats_inc(&c->t->stats, ECP_STAT_HYSTART_EXITS);
 	o->rto = ecp_rtt_rto(&o->rtt);
 	o->last_progress = jiffies;
@@ -192,9 +193,9 @@ void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o,
 	ecp_conn_out_loss(c, o, dup);
 	/*
 	 * A congestion mark on the way to it, echoed (RFC 3168 §6.1.2): the
-	 * window halves as for a loss, once per window, and nothing goes
+	 * window is cut as for a loss, once per window, and nothing goes
 	 * again.  It echoes until it sees CWR, which also answers an echo
-	 * in a loss recovery: that halved the window already.
+	 * in a loss recovery: that cut the window already.
 	 */
 	if (!o->ecn_ok || !(p->h.flags & TCPHDR_ECE))
 		return;

@@ -468,9 +468,6 @@ static u16 ecp_conn_src_win(struct ecp_conn *c, struct ecp_conn_src *s,
 	win = ecp_ebsn_window(&s->ebsn, base, c->t->buffer_size, s->ws_out,
 			      NULL);
 	edge = base + ((u64)win << ws);
-	/* Less than a segment: EBSN holds s for the slowest source. */
-	if (edge < ack + c->src_mss)
-		ecp_stats_inc(&c->t->stats, ECP_STAT_WINDOW_CLAMPS);
 	if (edge <= ack)
 		return 0;
 	return min_t(u64, (edge - ack) >> ws, 0xffff);
@@ -506,6 +503,10 @@ static void ecp_conn_send_src_opt(struct ecp_conn *c, struct ecp_conn_src *s,
 	s->last_ack = ack;
 	s->last_ack_off = ack_off;
 	s->last_win = win;
+	/* Less than a segment: EBSN holds s for the slowest source. */
+	if (((u64)win << min_t(u8, s->ws_out, ECP_EBSN_MAX_WSCALE)) <
+	    c->src_mss)
+		ecp_stats_inc(&c->t->stats, ECP_STAT_WINDOW_CLAMPS);
 	ecp_conn_hdr_src(c, s, &h, seq, ack, flags, win);
 	if (!len) {
 		ecp_conn_sack_src(c, s, &h);

@@ -10,9 +10,8 @@
 #  - peak-buffer (the largest high - base of the ring, measured at every
 #    apply in the kernel) <= I, and overflow (bytes refused at the ring's
 #    limit, I + headroom) = 0: nothing was sent beyond the edges offered;
-#  - window-clamps > 0: I, not A's own window, set the edges.  I is made
-#    smaller than any window A advertises; with the default I of 1 MiB
-#    and a fast A, A's window is the tighter bound and nothing is clamped;
+#  - window-clamps > 0: ACKs that left a fast source less than a segment,
+#    EBSN holding it for the slowest;
 #  - pacing while it runs: per-source bytes-in (distinct bytes applied)
 #    sampled during the transfer.  A fast source's bytes lie below its
 #    edge <= A's ack + I <= the straggler's bytes + I, so at every sample

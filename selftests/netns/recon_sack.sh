@@ -21,7 +21,7 @@
 #                           one round trip, several per recovery; S paces
 #                           its window (and does not with the module
 #                           parameter pacing off)
-#   ECN                     A asks for it, a CoDel queue marks: S halves
+#   ECN                     A asks for it, a CoDel queue marks: S cuts
 #                           its window for the echoes (ecn_reductions)
 #   5% loss, bursts and     from source B1: S prompts B1 with duplicate
 #   reordering from B1      ACKs, with SACK blocks of what it holds when B1
@@ -179,7 +179,7 @@ done
 
 # ECN (RFC 3168): A asks for it (tcp_ecn=1; Linux's default, 2, only
 # accepts it), and a CoDel queue behind 20 Mbit/s on S's end of A's link
-# marks S's segments instead of dropping them.  S halves its window for
+# marks S's segments instead of dropping them.  S cuts its window for
 # A's echo, once per window, and re-sends nothing for it.
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_sack=1
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_timestamps=0

@@ -389,8 +389,9 @@
  *                 starts a fast recovery of the flight's lost tail
  *                 instead of an RTO.
  *    ECN_REDUCTIONS: congestion windows towards a client that negotiated
- *                    ECN (RFC 3168) halved for its echo of a congestion
- *                    mark (ECE), once per window, nothing re-sent.
+ *                    ECN (RFC 3168) cut to 7/10 for its echo of a
+ *                    congestion mark (ECE), once per window, nothing
+ *                    re-sent.
  *    SYNS_RESENT: SYNs S sent a source or a target again: the client
  *                 repeated its own SYN; or others had answered and this
  *                 one had not after three times their slowest round
