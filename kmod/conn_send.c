@@ -787,13 +787,15 @@ static void ecp_conn_pace_wait(struct ecp_conn *c, u64 at)
 u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 			struct sk_buff_head *q, u64 *budget)
 {
-	u32 most = ecp_conn_pace_out(o, rounddown(ECP_GSO_MAX, o->mss));
-	u64 pipe, start, now_ns = ktime_get_ns();
+	u64 pipe, start, now_ns;
 	bool first;
-	u32 len;
+	u32 len, most;
 
 	if (!ecp_cc_recovering(&o->cc, o->acked))
 		return U64_MAX;
+	/* The pace of the recovery's window (an RTO's is one segment). */
+	most = ecp_conn_pace_out(o, rounddown(ECP_GSO_MAX, o->mss));
+	now_ns = ktime_get_ns();
 	pipe = ecp_sack_pipe(&o->sack, o->snd_nxt, o->mss);
 	/*
 	 * The segment at the ack goes whatever the pipe, when nothing
