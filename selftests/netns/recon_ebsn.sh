@@ -12,6 +12,10 @@
 #    limit, I + headroom) = 0: nothing was sent beyond the edges offered;
 #  - window-clamps > 0: ACKs that left a fast source less than a segment,
 #    EBSN holding it for the slowest;
+#  - the buffer alone bounds the sources, not A's window: with A's
+#    receive buffer held to 64 KiB and its link capped, fast sources fill
+#    a 512 KiB ring far beyond A's window (the rings absorb a source's
+#    stall for I / rate, not for A's window / rate);
 #  - pacing while it runs: per-source bytes-in (distinct bytes applied)
 #    sampled during the transfer.  A fast source's bytes lie below its
 #    edge <= A's ack + I <= the straggler's bytes + I, so at every sample
@@ -95,6 +99,27 @@ if [ "$mid" -ge 3 ] && [ "$gap" -le $((buf + slack)) ]; then
 else
 	tap_fail "sources paced to the straggler" \
 		"lead $gap (bound $((buf + slack))), $mid samples mid-way"
+fi
+
+# The buffer, not A's window, bounds the sources: A's window stays under
+# its 64 KiB receive buffer, S drains to A at 4 Mbit/s, and the sources
+# (no straggler now) run up to I ahead of A's ack.  Bounded by A's window
+# too, the ring would never hold more than that window.
+pp ip netns exec ${B}1 tc qdisc del dev to-s root
+pp ip netns exec $A sysctl -qw net.ipv4.tcp_rmem="4096 65536 65536"
+pp topo_cap 1 4mbit
+buf=$((512 << 10))
+id=2
+EC_TASK="buffer $buf" ec_recon "A's window 64 KiB, buffer 512 KiB: byte-exact" \
+	$id isal-cauchy 3 2 0 $((3 << 20))
+peak=$(ec_stats $id .stats.peak_buffer)
+over=$(ec_stats $id .stats.overflow)
+echo "# ebsn: A's window under 64 KiB, buffer $buf, peak occupancy $peak, overflow $over"
+if [ "$peak" -gt $((4 * 65536)) ] && [ "$peak" -le $buf ] && [ "$over" = 0 ]; then
+	tap_ok "the buffer, not A's window, bounds the sources: peak $peak"
+else
+	tap_fail "the buffer, not A's window, bounds the sources" \
+		"peak $peak (want over $((4 * 65536)), at most $buf), overflow $over"
 fi
 
 tap_done
