@@ -461,7 +461,7 @@ static int ecp_conn_open(struct ecp_conn *c, struct sk_buff_head *q)
 
 	c->start = jiffies;
 	c->last_rx = jiffies;
-	c->tokens_at = jiffies;
+	c->tokens_ns = ktime_get_ns();
 	for (i = 0; i < ECP_MEASURE_SLOTS; i++)
 		c->measured_at[i] = jiffies;
 	for (i = 0; i < c->k; i++)

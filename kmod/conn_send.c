@@ -757,17 +757,32 @@ void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q, u8 err,
 static bool pacing = true;
 module_param(pacing, bool, 0644);
 MODULE_PARM_DESC(pacing,
-		 "Pace what S sends each client and target over the round trip, as Linux's TCP does (default: Y; N sends what the windows allow at once, for comparison)");
+		 "Pace what S sends each client and target over the round trip, as Linux's TCP does (default: Y; N sends what the windows allow at once, for comparison; a rate cap still paces)");
 
 /*
  * Output o's pacing rate from its window and round trip (pace.h), and
- * the size of its GSO packets at that rate.
+ * the size of its GSO packets at that rate.  A rate cap bounds the pace,
+ * with the module's pacing or without, as SO_MAX_PACING_RATE bounds
+ * Linux's (sk_max_pacing_rate): its bucket refilled at one tick's worth
+ * or more, left at the window's pace, arrives as a burst that a shallow
+ * queue beside a greedy flow drops, and the capped flow loses what its
+ * recovery costs.  The bound is 1.2 times the cap (Linux's ratio for a
+ * window's pace), the bucket holding the average: paced at the cap
+ * itself, a flow never made up what a busy CPU held back, and in a VM
+ * ran 13% under it over four seconds.
  */
-static u32 ecp_conn_pace_out(struct ecp_conn_out *o, u32 most)
+static u32 ecp_conn_pace_out(struct ecp_conn *c, struct ecp_conn_out *o,
+			     u32 most)
 {
-	o->pace.rate = READ_ONCE(pacing) ?
-		       ecp_pace_rate(o->cc.cwnd, o->rtt.srtt_us,
-				     o->cc.cwnd < o->cc.ssthresh) : 0;
+	u64 cap = READ_ONCE(c->t->rate);
+	u64 rate = READ_ONCE(pacing) ?
+		   ecp_pace_rate(o->cc.cwnd, o->rtt.srtt_us,
+				 o->cc.cwnd < o->cc.ssthresh) : 0;
+
+	cap = mul_u64_u32_div(cap, ECP_PACE_CA_PCT, 100);
+	if (cap && (!rate || rate > cap))
+		rate = cap;
+	o->pace.rate = rate;
 	return ecp_pace_size(&o->pace, o->mss, most);
 }
 
@@ -794,7 +809,7 @@ u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	if (!ecp_cc_recovering(&o->cc, o->acked))
 		return U64_MAX;
 	/* The pace of the recovery's window (an RTO's is one segment). */
-	most = ecp_conn_pace_out(o, rounddown(ECP_GSO_MAX, o->mss));
+	most = ecp_conn_pace_out(c, o, rounddown(ECP_GSO_MAX, o->mss));
 	now_ns = ktime_get_ns();
 	pipe = ecp_sack_pipe(&o->sack, o->snd_nxt, o->mss);
 	/*
@@ -877,21 +892,33 @@ void ecp_conn_send_tail_probe(struct ecp_conn *c, struct ecp_conn_out *o,
 	ecp_stats_inc(&c->t->stats, ECP_STAT_TAIL_PROBES);
 }
 
-/* Refill the rate cap's bucket; U64_MAX when there is no cap. */
-static u64 ecp_conn_tokens(struct ecp_conn *c)
+/*
+ * Refill the rate cap's bucket at @now_ns; U64_MAX when there is no cap.
+ * In nanoseconds, not jiffies: a push that waits for a segment's worth
+ * (ecp_conn_push_out()) must find it when its timer fires.
+ */
+static u64 ecp_conn_tokens(struct ecp_conn *c, u64 now_ns)
 {
 	u64 rate = READ_ONCE(c->t->rate);
-	unsigned long now = jiffies;
-	u64 burst;
+	u64 burst, el;
 
 	if (!rate)
 		return U64_MAX;
 	burst = max_t(u64, div_u64(rate * ECP_TICK, HZ), ECP_GSO_MAX);
+	/* A minute fills any bucket: the product stays within 64 bits. */
+	el = min_t(u64, now_ns - c->tokens_ns, 60 * NSEC_PER_SEC);
 	c->tokens = min(burst, c->tokens +
-			div_u64(rate * jiffies_to_usecs(now - c->tokens_at),
-				USEC_PER_SEC));
-	c->tokens_at = now;
+			mul_u64_u64_div_u64(rate, el, NSEC_PER_SEC));
+	c->tokens_ns = now_ns;
 	return c->tokens;
+}
+
+/* How long until the rate cap's bucket holds @need more bytes, ns. */
+static u64 ecp_conn_tokens_wait(struct ecp_conn *c, u32 need)
+{
+	u64 rate = READ_ONCE(c->t->rate);
+
+	return rate ? div64_u64((u64)need * NSEC_PER_SEC + rate - 1, rate) : 0;
 }
 
 /*
@@ -912,7 +939,7 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	if (ecp_conn_has_targets(c) && !o->synack)
 		return;
 	/* Whole segments per GSO packet, sized to the pace; the tail may be short. */
-	most = ecp_conn_pace_out(o, rounddown(ECP_GSO_MAX, o->mss));
+	most = ecp_conn_pace_out(c, o, rounddown(ECP_GSO_MAX, o->mss));
 	complete = min(complete, len);
 	sent = o->snd_nxt;
 	now = jiffies;
@@ -943,7 +970,23 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 			ecp_conn_pace_wait(c, o->pace.next_ns);
 			break;
 		}
-		n = min3((u64)n, *tokens, budget);
+		/*
+		 * The cap's tokens in whole segments, but for the stream's
+		 * tail: a sliver costs a packet and an ACK as a full one
+		 * does.  Short of one, the push waits for the bucket.
+		 */
+		if (*tokens < n) {
+			u32 m = rounddown(*tokens, o->mss);
+
+			if (!m) {
+				ecp_conn_pace_wait(c, now_ns +
+					ecp_conn_tokens_wait(c, min_t(u32, n, o->mss) -
+							     *tokens));
+				break;
+			}
+			n = m;
+		}
+		n = min_t(u64, n, budget);
 		if (!ecp_conn_send_new_out(c, o, q, n, complete))
 			break;
 		ecp_pace_sent(&o->pace, now_ns, n);
@@ -968,7 +1011,7 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 
 bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q)
 {
-	u64 tokens = ecp_conn_tokens(c);
+	u64 tokens = ecp_conn_tokens(c, ktime_get_ns());
 	bool closing = true;
 	unsigned int i;
 	int bad;

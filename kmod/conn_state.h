@@ -204,7 +204,7 @@ struct ecp_conn {
 	unsigned long last_rx;		/* from any side */
 	unsigned long linger_start;
 	u64 tokens;			/* rate cap: bytes S may send now */
-	unsigned long tokens_at;	/* jiffies of the last refill */
+	u64 tokens_ns;			/* of the last refill, monotonic */
 	u64 bytes_out;			/* to every output, each byte once */
 	/* The last samples of bytes_out, a second apart (ecp_conn_measure()) */
 	u64 measured_bytes[ECP_MEASURE_SLOTS];

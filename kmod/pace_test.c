@@ -23,8 +23,9 @@ static void ecp_pace_rate_test(struct kunit *test)
 
 static void ecp_pace_sent_test(struct kunit *test)
 {
-	struct ecp_pace p = { .rate = 1000000 };	/* 1 MB/s: 1 us a byte */
 	u64 t = 5000000000ULL;
+	/* 1 MB/s: 1 us a byte; the first segment is due now. */
+	struct ecp_pace p = { .rate = 1000000, .next_ns = t };
 
 	KUNIT_EXPECT_TRUE(test, ecp_pace_ready(&p, t));
 	ecp_pace_sent(&p, t, 2896);
@@ -34,9 +35,15 @@ static void ecp_pace_sent_test(struct kunit *test)
 	/* Sent late: the next one's time counts from the last one's due. */
 	ecp_pace_sent(&p, t + 2896000, 1448);
 	KUNIT_EXPECT_EQ(test, p.next_ns, t + 4344000);
+	/* 300 us late: made up for (OS jitter, tcp_update_skb_after_send()). */
+	ecp_pace_sent(&p, t + 4644000, 1448);
+	KUNIT_EXPECT_EQ(test, p.next_ns, t + 4644000 + 1448000 - 300000);
+	/* But for at most half the segment's time. */
+	ecp_pace_sent(&p, t + 6792000 + 1000000, 1448);
+	KUNIT_EXPECT_EQ(test, p.next_ns, t + 7792000 + 724000);
 	/* After a pause, from now: the idle time is no credit for a burst. */
 	ecp_pace_sent(&p, t + 1000000000, 1448);
-	KUNIT_EXPECT_EQ(test, p.next_ns, t + 1001448000);
+	KUNIT_EXPECT_EQ(test, p.next_ns, t + 1000724000);
 	/* Unpaced: always ready, no departure times. */
 	p.rate = 0;
 	p.next_ns = U64_MAX;
