@@ -15,6 +15,9 @@
 #   BENCH_ONLY   space-separated subset of: gf codes router buffer loss
 #                concurrency latency uncapped multi degread rate write
 #   BENCH_BUFFERS the buffer figure's points (default by size: 8k ... 8m)
+#   BENCH_LOSSES the loss figure's conditions (default: 0% 1% 5% burst)
+#   BENCH_REPS   runs of each way per point (default by size: reduced and
+#                full 3, tiny 1)
 #   ECP_KO       ecproxy.ko to insmod (default: modprobe ecproxy)
 # Ratios are the result; absolute numbers under emulation mean little.
 set -u
@@ -108,6 +111,7 @@ tiny)	# a smoke run of every figure, a few minutes
 esac
 capbits=$(bench_bits "$cap")
 buffers=${BENCH_BUFFERS:-$buffers}
+reps=${BENCH_REPS:-$reps}
 
 say() { bench_log "bench: $*"; }
 want() { [[ " $only " == *" $1 "* ]]; }
@@ -299,7 +303,7 @@ if want loss; then
 	setup_code isal-cauchy 6 3 0 $frag || exit 1
 	ec_task 1 isal-cauchy 6 3 0 >&2
 	for where in A sources; do
-		for l in 0% 1% 5% burst; do
+		for l in ${BENCH_LOSSES:-0% 1% 5% burst}; do
 			spec=(loss "$l")
 			[ "$l" = burst ] && spec=(loss gemodel 2% 50%)
 			loss_on $where "${spec[@]}" || exit 1

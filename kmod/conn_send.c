@@ -966,6 +966,16 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 		u32 n = min3((u64)most, complete - o->snd_nxt,
 			     limit - o->snd_nxt);
 
+		/*
+		 * Sender-side SWS avoidance (RFC 1122 4.2.3.4): a segment
+		 * that the window or cwnd would cut short waits for the
+		 * ACKs in flight to open them, as Linux sends a segment
+		 * only whole (tcp_snd_wnd_test(), a cwnd in segments).
+		 * With nothing in flight it goes: no ACK would come.
+		 */
+		if (n < o->mss && n < complete - o->snd_nxt &&
+		    o->snd_nxt > o->acked)
+			break;
 		if (!ecp_pace_ready(&o->pace, now_ns)) {
 			ecp_conn_pace_wait(c, o->pace.next_ns);
 			break;
@@ -994,12 +1004,16 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 			*tokens -= n;
 		budget -= n;
 	}
-	/* Did the window, and not the sources or the client, stop it? */
+	/*
+	 * Did the window, and not the sources or the client, stop it?  It
+	 * did with less than a segment of it left, which no segment uses.
+	 */
 	if (o->snd_nxt > sent || room != U64_MAX ||
-	    o->snd_nxt >= o->acked + o->cc.cwnd)
+	    o->snd_nxt + o->mss > o->acked + o->cc.cwnd)
 		ecp_cc_sent(&o->cc, o->acked, o->snd_nxt,
 			    ecp_conn_out_snd_max(o) - o->acked,
-			    ecp_conn_out_snd_max(o) - o->acked >= o->cc.cwnd,
+			    ecp_conn_out_snd_max(o) - o->acked + o->mss >
+			    o->cc.cwnd,
 			    now, ecp_rtt_rto(&o->rtt), o->mss);
 	if (!o->fin_sent && o->snd_nxt == len) {
 		ecp_conn_send_fin_out(c, o, q);

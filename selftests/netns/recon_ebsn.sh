@@ -121,5 +121,23 @@ else
 	tap_fail "the buffer, not A's window, bounds the sources" \
 		"peak $peak (want over $((4 * 65536)), at most $buf), overflow $over"
 fi
+# A's small window is what S fills: segments cut to its edge would be
+# slivers (sender-side SWS).  Whole ones are 1448 bytes at MTU 1500; what
+# the sources have complete still goes at once, short or not (no Nagle),
+# and the tail and a probe's may be short: 1048576 bytes took 755 new
+# segments (96% of whole ones) where cut to the window's edge they took
+# 802 (90%).  Re-sent segments count in SEGS_OUT and RESENT.
+bytes=$(ec_stats $id .stats.bytes_out)
+segs=$(ec_stats $id .stats.segs_out)
+resent=$(ec_stats $id .stats.resent)
+new=$((segs - resent))
+echo "# A's window under 64 KiB: $bytes bytes in $segs segments, $resent re-sent," \
+	"$(ec_stats $id .stats.tail_probes) tail probes"
+if [ $((bytes * 100)) -ge $((new * 1448 * 93)) ]; then
+	tap_ok "S sent A's small window whole segments: $((bytes / new)) bytes each"
+else
+	tap_fail "S sent A's small window whole segments" \
+		"$bytes bytes in $new new segments: $((bytes / new)) each, want 93% of 1448"
+fi
 
 tap_done
