@@ -779,7 +779,8 @@ static u32 ecp_conn_pace_out(struct ecp_conn *c, struct ecp_conn_out *o,
 		   ecp_pace_rate(o->cc.cwnd, o->rtt.srtt_us,
 				 o->cc.cwnd < o->cc.ssthresh) : 0;
 
-	cap = mul_u64_u32_div(cap, ECP_PACE_CA_PCT, 100);
+	/* 1.2 times, as cap + cap / 5: no product to overflow. */
+	cap += min(cap / 5, U64_MAX - cap);
 	if (cap && (!rate || rate > cap))
 		rate = cap;
 	o->pace.rate = rate;
@@ -895,21 +896,40 @@ void ecp_conn_send_tail_probe(struct ecp_conn *c, struct ecp_conn_out *o,
 /*
  * Refill the rate cap's bucket at @now_ns; U64_MAX when there is no cap.
  * In nanoseconds, not jiffies: a push that waits for a segment's worth
- * (ecp_conn_push_out()) must find it when its timer fires.
+ * (ecp_conn_push_out()) must find it when its timer fires.  The time a
+ * refill leaves over, less than a byte's worth, counts towards the next
+ * one: dropped on every push, a cap of a few bytes a second never sent.
+ * Any rate below 2^64 bytes/s is valid (ecctl takes tc's units): every
+ * product is bounded so that no division overflows, which on x86-64
+ * faults.
  */
 static u64 ecp_conn_tokens(struct ecp_conn *c, u64 now_ns)
 {
 	u64 rate = READ_ONCE(c->t->rate);
-	u64 burst, el;
+	u64 burst, el, add;
 
 	if (!rate)
 		return U64_MAX;
-	burst = max_t(u64, div_u64(rate * ECP_TICK, HZ), ECP_GSO_MAX);
-	/* A minute fills any bucket: the product stays within 64 bits. */
-	el = min_t(u64, now_ns - c->tokens_ns, 60 * NSEC_PER_SEC);
-	c->tokens = min(burst, c->tokens +
-			mul_u64_u64_div_u64(rate, el, NSEC_PER_SEC));
-	c->tokens_ns = now_ns;
+	/* One tick's worth: rate * ECP_TICK / HZ < rate. */
+	burst = max_t(u64, mul_u64_u32_div(rate, ECP_TICK, HZ), ECP_GSO_MAX);
+	el = now_ns - c->tokens_ns;
+	/*
+	 * A second at least fills a bucket of a tick's worth; one of
+	 * ECP_GSO_MAX, at under ECP_GSO_MAX bytes/s, fills in 16 minutes.
+	 * Below those, rate * el / NSEC_PER_SEC is under 2^64.
+	 */
+	if ((el >= NSEC_PER_SEC && rate >= burst) || el >= 1000 * NSEC_PER_SEC)
+		add = burst;
+	else
+		add = mul_u64_u64_div_u64(rate, el, NSEC_PER_SEC);
+	if (add >= burst - c->tokens) {
+		c->tokens = burst;
+		c->tokens_ns = now_ns;
+	} else {
+		c->tokens += add;
+		/* The time those bytes took, at most el. */
+		c->tokens_ns += mul_u64_u64_div_u64(add, NSEC_PER_SEC, rate);
+	}
 	return c->tokens;
 }
 
@@ -918,7 +938,7 @@ static u64 ecp_conn_tokens_wait(struct ecp_conn *c, u32 need)
 {
 	u64 rate = READ_ONCE(c->t->rate);
 
-	return rate ? div64_u64((u64)need * NSEC_PER_SEC + rate - 1, rate) : 0;
+	return rate ? div64_u64((u64)need * NSEC_PER_SEC, rate) + 1 : 0;
 }
 
 /*
@@ -961,8 +981,7 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	room = ecp_conn_resend_out(c, o, q, &budget);
 	if (room != U64_MAX)
 		limit = min(o->acked + o->win, o->snd_nxt + room);
-	while (o->snd_nxt < complete && o->snd_nxt < limit && *tokens &&
-	       budget) {
+	while (o->snd_nxt < complete && o->snd_nxt < limit && budget) {
 		u32 n = min3((u64)most, complete - o->snd_nxt,
 			     limit - o->snd_nxt);
 
@@ -981,9 +1000,10 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 			break;
 		}
 		/*
-		 * The cap's tokens in whole segments, but for the stream's
-		 * tail: a sliver costs a packet and an ACK as a full one
-		 * does.  Short of one, the push waits for the bucket.
+		 * The cap's tokens in whole segments, but for the last bytes
+		 * the sources have complete: a sliver costs a packet and an
+		 * ACK as a full one does.  Short of one (none left at all,
+		 * too), the push waits for the bucket.
 		 */
 		if (*tokens < n) {
 			u32 m = rounddown(*tokens, o->mss);

@@ -41,7 +41,7 @@ static void ecp_pace_sent_test(struct kunit *test)
 	/* But for at most half the segment's time. */
 	ecp_pace_sent(&p, t + 6792000 + 1000000, 1448);
 	KUNIT_EXPECT_EQ(test, p.next_ns, t + 7792000 + 724000);
-	/* After a pause, from now: the idle time is no credit for a burst. */
+	/* After a pause, from now: no credit for the idle time but half a packet's. */
 	ecp_pace_sent(&p, t + 1000000000, 1448);
 	KUNIT_EXPECT_EQ(test, p.next_ns, t + 1000724000);
 	/* Unpaced: always ready, no departure times. */
