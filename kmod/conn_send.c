@@ -986,15 +986,20 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 			     limit - o->snd_nxt);
 
 		/*
-		 * Sender-side SWS avoidance (RFC 1122 4.2.3.4): a segment
-		 * that the window or cwnd would cut short waits for the
-		 * ACKs in flight to open them, as Linux sends a segment
-		 * only whole (tcp_snd_wnd_test(), a cwnd in segments).
-		 * With nothing in flight it goes: no ACK would come.
+		 * Sender-side SWS avoidance (RFC 1122 4.2.3.4): what the
+		 * window or cwnd cuts short goes in whole segments, and a
+		 * last part under one waits for the ACKs in flight to open
+		 * them, as Linux sends a segment only whole
+		 * (tcp_snd_wnd_test(), tcp_mss_split_point(), a cwnd in
+		 * segments).  With nothing in flight it goes: no ACK would
+		 * come.
 		 */
-		if (n < o->mss && n < complete - o->snd_nxt &&
-		    o->snd_nxt > o->acked)
-			break;
+		if (n < complete - o->snd_nxt) {
+			if (n >= o->mss)
+				n = rounddown(n, o->mss);
+			else if (o->snd_nxt > o->acked)
+				break;
+		}
 		if (!ecp_pace_ready(&o->pace, now_ns)) {
 			ecp_conn_pace_wait(c, o->pace.next_ns);
 			break;

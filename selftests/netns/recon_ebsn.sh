@@ -124,8 +124,8 @@ fi
 # A's small window is what S fills: segments cut to its edge would be
 # slivers (sender-side SWS).  Whole ones are 1448 bytes at MTU 1500; what
 # the sources have complete still goes at once, short or not (no Nagle),
-# and the tail and a probe's may be short: 1048576 bytes took 755 new
-# segments (96% of whole ones) where cut to the window's edge they took
+# and the tail and a probe's may be short: 1048576 bytes took 726 new
+# segments (99.7% of whole ones) where cut to the window's edge they took
 # 802 (90%).  Re-sent segments count in SEGS_OUT and RESENT.
 bytes=$(ec_stats $id .stats.bytes_out)
 segs=$(ec_stats $id .stats.segs_out)
