@@ -944,14 +944,15 @@ static u64 ecp_conn_tokens_wait(struct ecp_conn *c, u32 need)
 /*
  * Send output o the complete bytes it has not seen, within its window,
  * the congestion window and @tokens (the rate cap, reduced by what it
- * sends), then its FIN at the end of its stream.
+ * sends), then its FIN at the end of its stream.  @now_ns is the push's
+ * clock, the bucket's refill time too.
  */
 static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
-			      struct sk_buff_head *q, u64 *tokens)
+			      struct sk_buff_head *q, u64 *tokens, u64 now_ns)
 {
 	u64 complete = ecp_conn_out_complete(c, o);
 	u64 len = ecp_conn_out_len(c, o);
-	u64 budget = ECP_PUSH_MAX, now_ns = ktime_get_ns();
+	u64 budget = ECP_PUSH_MAX;
 	u64 limit, room, sent;
 	unsigned long now;
 	u32 most;
@@ -1050,7 +1051,8 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 
 bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q)
 {
-	u64 tokens = ecp_conn_tokens(c, ktime_get_ns());
+	u64 now_ns = ktime_get_ns();
+	u64 tokens = ecp_conn_tokens(c, now_ns);
 	bool closing = true;
 	unsigned int i;
 	int bad;
@@ -1062,7 +1064,7 @@ bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q)
 		return false;
 	}
 	for (i = 0; i < c->nout; i++) {
-		ecp_conn_push_out(c, &c->out[i], q, &tokens);
+		ecp_conn_push_out(c, &c->out[i], q, &tokens, now_ns);
 		closing &= c->out[i].fin_sent;
 	}
 	if (tokens != U64_MAX)
