@@ -63,13 +63,21 @@ else
 endif
 
 # make bench [VM=0] [BENCH_SIZE=reduced|full]: see bench/run.sh; results,
-# plots and summary.md in build/bench.
+# plots and summary.md in build/bench.  In the VM, the router CPU figures
+# run afterwards with S in a VM of its own (selftests/vm/pair): routercpu
+# with one vCPU, routerscale with two; unless BENCH_ONLY leaves them out.
 bench: deps all
 	$(MAKE) -C bench/gf
 ifeq ($(VM),0)
 	env ECP_KO=$(CURDIR)/ecproxy.ko $(DEMO_ENV) bench/run.sh $(CURDIR)/build/bench
 else
 	selftests/vm/run --kernel debian --timeout 3000 -- env $(DEMO_ENV) bench/run.sh $(CURDIR)/build/bench
+	case " $${BENCH_ONLY:-routercpu} " in *" routercpu "*) \
+		selftests/vm/pair --timeout 3000 -- env $(DEMO_ENV) BENCH_ONLY=routercpu \
+			bench/run.sh $(CURDIR)/build/bench ;; esac
+	case " $${BENCH_ONLY:-routerscale} " in *" routerscale "*) \
+		selftests/vm/pair --s-smp 2 --timeout 3000 -- env $(DEMO_ENV) BENCH_ONLY=routerscale \
+			bench/run.sh $(CURDIR)/build/bench ;; esac
 endif
 
 # make bench-gf: the module's GF code on the host CPU (bench/gf/run.sh).

@@ -220,6 +220,93 @@ if [ -s "$out/uncapped.csv" ]; then
 	} >> "$md"
 fi
 
+if [ -s "$out/routercpu.csv" ]; then
+	# Per code and way, the run with the median CPU per input byte.
+	awk -F, 'NR > 1 && $13 == "ok" { k = $1 SUBSEP $2; n[k]++; v[k, n[k]] = $11; line[k, n[k]] = $0
+			if (!($1 in seen)) { seen[$1] = 1; o[nc++] = $1 } }
+		function med(k,   i, j, t, idx, m) {
+			m = n[k]; for (i = 1; i <= m; i++) idx[i] = i
+			for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++)
+				if (v[k, idx[j]] < v[k, idx[i]]) { t = idx[i]; idx[i] = idx[j]; idx[j] = t }
+			return line[k, idx[int((m + 1) / 2)]] }
+		END {
+			print "code,forwarding_mbit_s,forwarding_s_busy,forwarding_ns_per_byte,ecproxy_output_mbit_s,ecproxy_input_mbit_s,ecproxy_s_busy,ecproxy_ns_per_input_byte,ecproxy_ns_per_output_byte,input_ratio,output_ratio"
+			for (i = 0; i < nc; i++) {
+				c = o[i]
+				if (!n[c, "replication"] || !n[c, "ecproxy"]) continue
+				split(med(c SUBSEP "replication"), f, ","); split(med(c SUBSEP "ecproxy"), e, ",")
+				printf "%s,%.3f,%.2f,%.2f,%.3f,%.3f,%.2f,%.2f,%.2f,%.2f,%.2f\n", c, f[7], f[10], f[11],
+					e[7], e[8], e[10], e[11], e[12], f[11] ? e[11] / f[11] : 0, f[11] ? e[12] / f[11] : 0
+			}
+		}' "$out/routercpu.csv" > "$out/routercpu-summary.csv"
+	plot routercpu "set title \"S's CPU per byte (S in a VM of its own)\"; set ylabel 'ns of S CPU per byte';
+		set style data histogram; set style histogram cluster gap 1; set style fill solid 0.8; set yrange [0:*];
+		plot '$out/routercpu-summary.csv' using 4:xtic(1) every ::1 title 'forwarding, per byte',
+		'' using 8 every ::1 title 'ecproxy, per input byte', '' using 9 every ::1 title 'ecproxy, per output byte'"
+	{
+		echo "## Router CPU: what S costs per byte ([routercpu.png](routercpu.png), [routercpu.csv](routercpu.csv))"
+		echo
+		echo "S's busy CPU time (not idle) per byte its links carried"
+		echo "(headers included), uncapped; the run with the median cost per input"
+		echo "byte of each way.  Forwarding is one plain copy (replication) through S;"
+		echo "ecproxy's input is the k sources' bytes, its output what went to A."
+		if [ -s "$out/routercpu-env.txt" ]; then
+			echo
+			sed 's/^/    /' "$out/routercpu-env.txt"
+		fi
+		echo
+		echo "| code | forwarding Mbit/s | S busy | forwarding ns/byte | ecproxy out / in Mbit/s | S busy | ecproxy ns/input byte | ecproxy ns/output byte | per input byte / forwarded | per output byte / forwarded |"
+		echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+		awk -F, 'NR > 1 { printf "| %s | %.1f | %.0f%% | %.1f | %.1f / %.1f | %.0f%% | %.1f | %.1f | **%.2f** | %.2f |\n",
+			$1, $2, 100 * $3, $4, $5, $6, 100 * $7, $8, $9, $10, $11 }' "$out/routercpu-summary.csv"
+		echo
+		for f in "$out"/routercpu-perf-*.txt; do
+			[ -s "$f" ] || continue
+			echo "- profile: [$(basename "$f")]($(basename "$f"))"
+		done
+		echo
+	} >> "$md"
+fi
+
+if [ -s "$out/routerscale.csv" ]; then
+	# Per way and number at once, the medians over the runs.
+	awk -F, 'NR > 1 { k = $1 SUBSEP $2; n[k]++; r[k, n[k]] = $3; b[k, n[k]] = $5; c[k, n[k]] = $7
+			p[k] = $6; e[k] = $8; if (!($2 in seen)) { seen[$2] = 1; o[m++] = $2 } }
+		function med(a, k,   i, j, t, v, cnt) {
+			cnt = n[k]; for (i = 1; i <= cnt; i++) v[i] = a[k, i]
+			for (i = 1; i <= cnt; i++) for (j = i + 1; j <= cnt; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+			return v[int((cnt + 1) / 2)] }
+		END {
+			print "tasks,forwarding_mbit_s,forwarding_s_busy,forwarding_busy_per_cpu,forwarding_ns_per_byte,ecproxy_mbit_s,ecproxy_s_busy,ecproxy_busy_per_cpu,ecproxy_ns_per_input_byte,input_ratio,exact"
+			for (i = 0; i < m; i++) { t = o[i]; f = "replication" SUBSEP t; x = "ecproxy" SUBSEP t
+				if (!n[f] || !n[x]) continue
+				printf "%s,%.3f,%.2f,%s,%.2f,%.3f,%.2f,%s,%.2f,%.2f,%s\n", t, med(r, f), med(b, f), p[f], med(c, f),
+					med(r, x), med(b, x), p[x], med(c, x), med(c, f) ? med(c, x) / med(c, f) : 0, e[x] }
+		}' "$out/routerscale.csv" > "$out/routerscale-summary.csv"
+	plot routerscale "set title \"S on two CPUs: several at once\"; set ylabel 'ns of S CPU per input byte';
+		set yrange [0:*]; set xlabel 'tasks or copies at once'; set xtics (1, 2, 4);
+		plot '$out/routerscale-summary.csv' using 1:5 every ::1 with linespoints title 'forwarding, per byte',
+		'' using 1:9 every ::1 with linespoints title 'ecproxy, per input byte'"
+	{
+		echo "## Router CPU across CPUs ([routerscale.png](routerscale.png), [routerscale.csv](routerscale.csv))"
+		echo
+		echo "1, 2 and 4 RS(3,2) tasks at once to A1 against as many plain copies"
+		echo "forwarded at once, uncapped, S on two CPUs; medians of the runs, each"
+		echo "CPU's busy share from the last run."
+		if [ -s "$out/routerscale-env.txt" ]; then
+			echo
+			sed 's/^/    /' "$out/routerscale-env.txt"
+		fi
+		echo
+		echo "| at once | forwarding Mbit/s | S busy (per CPU) | forwarding ns/byte | ecproxy Mbit/s | S busy (per CPU) | ecproxy ns/input byte | per input byte / forwarded | exact |"
+		echo "|---:|---:|---|---:|---:|---|---:|---:|---|"
+		awk -F, 'NR > 1 { gsub(";", " / ", $4); gsub(";", " / ", $8)
+			printf "| %d | %.1f | %.0f%% (%s) | %.1f | %.1f | %.0f%% (%s) | %.1f | **%.2f** | %s |\n", $1, $2, 100 * $3, $4, $5, $6, 100 * $7, $8, $9, $10, $11 }' \
+			"$out/routerscale-summary.csv"
+		echo
+	} >> "$md"
+fi
+
 if [ -s "$out/multi.csv" ]; then
 	# Per r and way: the median run by time (bytes too), empty where a
 	# run failed.

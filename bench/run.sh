@@ -13,12 +13,17 @@
 #   BENCH_CAP    tc rate of each A's link (default: reduced 8mbit, full 1gbit;
 #                the targets' links of the multi and rate figures: see below)
 #   BENCH_ONLY   space-separated subset of: gf codes router buffer loss
-#                concurrency latency uncapped multi degread rate write
+#                concurrency latency uncapped routercpu routerscale multi
+#                degread rate write (routercpu and routerscale run only
+#                with S in a VM of its own, ECP_S_VM, or on a real box)
 #   BENCH_BUFFERS the buffer figure's points (default by size: 8k ... 8m)
 #   BENCH_LOSSES the loss figure's conditions (default: 0% 1% 5% burst)
 #   BENCH_REPS   runs of each way per point (default by size: reduced and
 #                full 3, tiny 1)
 #   ECP_KO       ecproxy.ko to insmod (default: modprobe ecproxy)
+#   BENCH_S_STEER=1  the routercpu and routerscale figures in a VM
+#                without S in a VM of its own: S on vCPUs of its own, as
+#                on a real box (VM=0)
 # Ratios are the result; absolute numbers under emulation mean little.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +31,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 out=${1:-$top/build/bench}
 size=${BENCH_SIZE:-reduced}
-only=${BENCH_ONLY:-gf codes router buffer loss concurrency latency uncapped multi degread rate write}
+only=${BENCH_ONLY:-gf codes router buffer loss concurrency latency uncapped routercpu routerscale multi degread rate write}
+if [ -n "${ECP_S_VM:-}" ]; then
+	# S in a VM of its own (selftests/vm/pair): the figure made for it;
+	# the others reach S as a namespace.
+	case " $only " in
+	*" routercpu "* | *" routerscale "*) ;;
+	*) echo "bench: with S in its own VM only the routercpu and routerscale figures run" >&2 ;;
+	esac
+	only=$(for f in $only; do case $f in routercpu | routerscale) echo "$f" ;; esac; done | tr '\n' ' ')
+	only=${only% }
+	only=${only:-routercpu}
+fi
 topo_init bench
 mkdir -p "$out"
 start=$(date +%s)
@@ -43,6 +59,7 @@ reduced)
 	conc_frag=$((256 << 10))
 	lat_sizes="$((96 << 10)) $((768 << 10)) $((6 << 20))"
 	unc_frag=$((4 << 20))
+	rc_frag=$((16 << 20))		# router CPU figure, uncapped
 	# Runs of the multi-loss and degraded-read figures (their median
 	# counts: the emulated machine's timing wanders).
 	reps=3
@@ -74,6 +91,7 @@ full)
 	conc_frag=$((8 << 20))
 	lat_sizes="$((384 << 10)) $((6 << 20)) $((96 << 20)) $((384 << 20))"
 	unc_frag=$((256 << 20))
+	rc_frag=$((256 << 20))
 	multi_frag=$((64 << 20))
 	multi_cap=$cap
 	reps=3
@@ -96,6 +114,7 @@ tiny)	# a smoke run of every figure, a few minutes
 	conc_frag=$((32 << 10))
 	lat_sizes="$((96 << 10))"
 	unc_frag=$((256 << 10))
+	rc_frag=$((1 << 20))
 	multi_frag=$((64 << 10))
 	multi_cap=2mbit
 	reps=1
@@ -121,7 +140,9 @@ if want gf; then
 	"$top/bench/gf/run.sh" "$out" >/dev/null || say "gf bench failed"
 fi
 
-if [ ! -e /sys/module/ecproxy ]; then
+if [ -n "${ECP_S_VM:-}" ]; then
+	topo_s_run "modprobe ecproxy" || exit 1
+elif [ ! -e /sys/module/ecproxy ]; then
 	if [ -n "${ECP_KO:-}" ]; then
 		# insmod loads no dependency (nf_defrag_ipv4): modprobe them.
 		# shellcheck disable=SC2046 # a list of module names
@@ -131,16 +152,31 @@ if [ ! -e /sys/module/ecproxy ]; then
 		modprobe ecproxy || exit 1
 	fi
 fi
-bench_env > "$out/env.txt"
-cat "$out/env.txt" >&2
+if [ -n "${ECP_S_VM:-}" ]; then
+	{
+		echo "S, in a VM of its own (selftests/vm/pair):"
+		topo_s_run "$(declare -f bench_env); top=$(printf %q "$top"); bench_env" | sed 's/^/  /'
+		echo "A and the storage nodes, in another VM:"
+		bench_env | sed 's/^/  /'
+	} > "$out/${only// /-}-env.txt"
+	cat "$out/${only// /-}-env.txt" >&2
+else
+	bench_env > "$out/env.txt"
+	cat "$out/env.txt" >&2
+fi
 # 16 storage nodes (RS(12,4)), 8 clients (the many-A case), 9 targets
 # (the multi-loss and rate figures use 3, the write figure RS(6,3)'s 9).
 nas=1
 for n in $conc; do
 	[ "$n" -le 8 ] && [ "$n" -gt $nas ] && nas=$n
 done
-say "topology: S, $nas clients, 16 storage nodes, 9 targets"
-topo_setup $nas 16 9 || exit 1
+if [ -n "${ECP_S_VM:-}" ]; then
+	say "topology: S in its own VM; 1 client, 16 storage nodes"
+	topo_setup 1 16 || exit 1
+else
+	say "topology: S, $nas clients, 16 storage nodes, 9 targets"
+	topo_setup $nas 16 9 || exit 1
+fi
 BENCH_OUTDIR=$tmp
 
 # ways PREFIX I ID PROFILE K M LOST: the three ways in A_I, one CSV line
@@ -411,6 +447,133 @@ if want uncapped; then
 		    >> "$out/uncapped.csv"
 		tail -1 "$out/uncapped.csv" >&2
 	done
+fi
+
+# --- router CPU: what S itself costs per byte -----------------------------
+# S's CPU time (system, irq and softirq: bench_s_sample) per byte it
+# receives and per byte it sends, forwarding one plain copy (replication)
+# and coding (ecproxy), uncapped, for three codes; then a profile of S
+# under each.  S runs in a VM of its own (make bench runs this figure
+# through selftests/vm/pair), or on a real box (VM=0) on a CPU of its own
+# (bench_s_steer).  Bytes are S's links' counters, headers included:
+# input is what the storage nodes' links brought, output what A1's took.
+routercpu_run() {	# WAY K M REP: one CSV line
+	local w=$1 j a b ok=ok
+	a=$(bench_s_sample)
+	j=$(bench_way "$w" 1 1 isal-cauchy "$2" "$3" 0 "$sha")
+	b=$(bench_s_sample)
+	[ "$(jget "$j" sha256_ok)" = true ] || { say "  $w FAILED: $j"; ok=FAILED; }
+	awk -v code="RS($2+$3)" -v w="$w" -v rep="$4" -v a="$a" -v b="$b" -v null="$s_null" \
+	    -v wall="$(jget "$j" wall_s)" -v r="$(jget "$j" mbit_s)" -v ok=$ok 'BEGIN {
+		split(a, x, " "); split(b, y, " ")
+		span = y[1] - x[1]; idle = y[2] - x[2]
+		busy = span - idle - null; if (busy < 0) busy = 0
+		inb = y[3] - x[3]; outb = y[4] - x[4]
+		printf "%s,%s,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,%s\n", code, w, rep, inb, outb, wall, r,
+			(wall > 0 ? inb * 8 / wall / 1e6 : 0), busy, (span > 0 ? busy / span : 0),
+			(inb ? busy * 1e9 / inb : 0), (outb ? busy * 1e9 / outb : 0), ok }'
+}
+if want routercpu; then
+	if [ -z "${ECP_S_VM:-}" ] && [ -z "${BENCH_S_STEER:-}" ] &&
+		[ "$(bench_env | sed -n 's/^virtualisation: //p')" != "bare metal" ]; then
+		say "routercpu: in a VM it needs S in a VM of its own (make bench runs it so; BENCH_S_STEER=1 steers S to a vCPU instead); skipped"
+	elif bench_s_steer; then
+		bench_s_sample_start
+		s_null=$(bench_s_null)
+		say "router CPU: two samples cost S $s_null s (taken off each run)"
+		echo "code,way,rep,input_bytes,output_bytes,wall_s,mbit_s,input_mbit_s,s_cpu_s,s_busy,s_ns_per_input_byte,s_ns_per_output_byte,status" > "$out/routercpu.csv"
+		for km in 3,2 6,3 12,4; do
+			k=${km%,*} m=${km#*,}
+			say "router CPU: RS($k,$m), fragment $rc_frag bytes, uncapped"
+			setup_code isal-cauchy $k $m 0 $rc_frag || exit 1
+			sha=$(sha256sum < "$tmp/d/frag.0" | cut -d' ' -f1)
+			ec_task 1 isal-cauchy $k $m 0 >&2
+			# The ways take turns, so that a slow spell hits each.
+			for n in $(seq 1 "$reps"); do
+				for w in replication ecproxy; do
+					routercpu_run $w $k $m "$n" >> "$out/routercpu.csv"
+					say "  $(tail -1 "$out/routercpu.csv")"
+				done
+			done
+			for w in replication ecproxy; do
+				bench_s_perf_start
+				j=$(bench_way $w 1 1 isal-cauchy $k $m 0 "$sha")
+				bench_s_perf_stop "$out/routercpu-perf-rs$k$m-$w.txt"
+				[ "$(jget "$j" sha256_ok)" = true ] || say "  $w (profiled) FAILED: $j"
+			done
+		done
+		bench_s_sample_stop
+	fi
+fi
+
+# --- router CPU across CPUs: several tasks at once --------------------------
+# 1, 2 and 4 RS(3,2) reconstructions at once to A1 (the same survivors:
+# every task reads B1..B3), against as many plain copies forwarded at once,
+# uncapped, with S on two CPUs (make bench gives S's VM two vCPUs for this
+# figure).  Each CPU's busy share says whether the work spreads, and the
+# cost per input byte, against forwarding's on the same CPUs, whether
+# tasks, each under its own lock, stay out of each other's way.
+routerscale_run() {	# WAY N: one CSV line
+	local w=$1 n=$2 a b t at pids=() exact=0 r
+	for t in $(seq 1 "$n"); do
+		[ "$w" = replication ] ||
+			ec_task $((100 + t)) isal-cauchy 3 2 0 timeout handshake 30000 >&2
+		mkdir -p "$tmp/c$t"
+	done
+	at=$(awk -v now="$(date +%s.%N)" 'BEGIN { printf "%.3f", now + 3 }')
+	a=$(bench_s_sample)
+	for t in $(seq 1 "$n"); do
+		if [ "$w" = replication ]; then
+			BENCH_OUTDIR="$tmp/c$t" bench_fetch 1 copy "$EC_REPLICA" \
+				sha256 "$sha" size "$EC_FRAGSIZE" timeout 60000 start "$at" \
+				> "$tmp/conc.$t" &
+		else
+			BENCH_OUTDIR="$tmp/c$t" bench_fetch 1 proxy $VIP:$((7100 + t)) \
+				sha256 "$sha" size "$EC_FRAGSIZE" timeout 60000 start "$at" \
+				> "$tmp/conc.$t" &
+		fi
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	b=$(bench_s_sample)
+	for t in $(seq 1 "$n"); do
+		[ "$(jq -r .sha256_ok "$tmp/conc.$t" 2>/dev/null)" = true ] && exact=$((exact + 1))
+		[ "$w" = replication ] || ecq "$S" task del id $((100 + t))
+	done
+	r=$(jq -s -r '"\((map(.bytes) | add) * 8 / ((map(.t_end) | max) - (map(.t_start) | min)) / 1e6)"' "$tmp"/conc.*)
+	rm -f "$tmp"/conc.*
+	awk -v w="$w" -v n="$n" -v a="$a" -v b="$b" -v null="$s_null" -v r="$r" -v ok="$exact/$n" 'BEGIN {
+		nx = split(a, x, " "); split(b, y, " ")
+		span = y[1] - x[1]; busy = span - (y[2] - x[2]) - null; if (busy < 0) busy = 0
+		inb = y[3] - x[3]; ncpu = nx - 6; per = ""
+		for (i = 7; i <= nx; i++) {
+			c = span / ncpu - (y[i] - x[i]); if (c < 0) c = 0
+			per = per sprintf("%s%.2f", i > 7 ? ";" : "", c / (span / ncpu))
+		}
+		printf "%s,%d,%.3f,%.3f,%.2f,%s,%.2f,%s\n", w, n, r, busy,
+			(span > 0 ? busy / span : 0), per, (inb ? busy * 1e9 / inb : 0), ok }'
+}
+if want routerscale; then
+	if [ -z "${ECP_S_VM:-}" ] && [ -z "${BENCH_S_STEER:-}" ] &&
+		[ "$(bench_env | sed -n 's/^virtualisation: //p')" != "bare metal" ]; then
+		say "routerscale: in a VM it needs S in a VM of its own; skipped"
+	elif bench_s_steer 2; then
+		setup_code isal-cauchy 3 2 0 $rc_frag || exit 1
+		sha=$(sha256sum < "$tmp/d/frag.0" | cut -d' ' -f1)
+		bench_s_sample_start
+		s_null=$(bench_s_null)
+		echo "way,tasks,mbit_s,s_cpu_s,s_busy,s_busy_per_cpu,s_ns_per_input_byte,exact" > "$out/routerscale.csv"
+		for n in 1 2 4; do
+			for rep in $(seq 1 "$reps"); do
+				for w in replication ecproxy; do
+					say "router CPU across CPUs: $w, $n at once, run $rep"
+					routerscale_run $w "$n" >> "$out/routerscale.csv"
+					say "  $(tail -1 "$out/routerscale.csv")"
+				done
+			done
+		done
+		bench_s_sample_stop
+	fi
 fi
 
 # --- several lost fragments, RS(12,4) --------------------------------------

@@ -9,7 +9,7 @@
 # summed over all of them, and the exit status is non-zero on any failure.
 #
 # CHECK_STAGES="setup style tools unit kunit netns-debian netns-debug netns-debian-late
-# netns-debug-write dkms"
+# netns-debug-write dkms pair"
 # picks stages.  The VM stages run in three lanes at once (see below).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -17,7 +17,7 @@ cd "$top"
 res=$top/build/results
 mkdir -p "$res"
 rm -f "$res"/*.tap "$res"/lane-*.log
-stages=${CHECK_STAGES:-setup style tools unit kunit netns-debian netns-debug netns-debian-late netns-debug-write dkms}
+stages=${CHECK_STAGES:-setup style tools unit kunit netns-debian netns-debug netns-debian-late netns-debug-write dkms pair}
 t0=$(date +%s)
 
 say() { echo "==> [$(( $(date +%s) - t0 ))s] $*"; }
@@ -147,6 +147,9 @@ run_stage() {
 	# host (a quarter of an hour of gcc under TCG); netns-debian-late
 	# loads what it built in the VM (selftests/pkg/dkms_load.sh).
 	dkms) stage dkms selftests/pkg/dkms.sh ;;
+	# S in a VM of its own beside the hosts' VM, as the router CPU
+	# benchmark runs it (two VMs of one vCPU, about two minutes).
+	pair) stage pair selftests/vm/pair --links "a1 b1 b2 b3 b4 b5" --timeout 900 -- selftests/vm/pair_test.sh ;;
 	*) echo "check: unknown stage $1" >&2; exit 2 ;;
 	esac
 }
@@ -171,7 +174,7 @@ lane() {
 }
 for s in $stages; do
 	case "$s" in
-	setup|style|tools|unit|kunit|netns-debian|netns-debug|netns-debian-late|netns-debug-write|dkms) ;;
+	setup|style|tools|unit|kunit|netns-debian|netns-debug|netns-debian-late|netns-debug-write|dkms|pair) ;;
 	*) echo "check: unknown stage $s" >&2; exit 2 ;;
 	esac
 done
@@ -189,7 +192,7 @@ lane_host=$!
 {
 	lane netns-debug-write
 	while kill -0 $lane_host 2>/dev/null; do sleep 5; done
-	lane netns-debian-late
+	lane netns-debian-late pair
 } > "$res/lane-debug-write.log" 2>&1 &
 lane_write=$!
 lane kunit netns-debug
@@ -197,7 +200,7 @@ wait $lane_host
 say "lane style, tools, unit, dkms:"
 cat "$res/lane-host.log"
 wait $lane_write
-say "lane netns-debug-write, netns-debian-late:"
+say "lane netns-debug-write, netns-debian-late, pair:"
 cat "$res/lane-debug-write.log"
 wait $lane_debian
 say "lane netns-debian:"

@@ -12,7 +12,9 @@
 # PROFILE K M LOST SHA, jget JSON KEY, bench_env, bench_bits RATE,
 # bench_cap X RATE [LEAF], bench_uncap X, bench_qdrops X,
 # bench_bytes NS DEVS STAT,
-# bench_ping_start NS ADDR FILE, bench_ping_stop FILE.
+# bench_ping_start NS ADDR FILE, bench_ping_stop FILE, bench_s_steer,
+# bench_s_sample_start, bench_s_sample, bench_s_sample_stop, bench_s_null,
+# bench_s_perf_start, bench_s_perf_stop FILE.
 
 TAP_QUIET=1
 EC_LAYOUT=spread
@@ -149,4 +151,127 @@ bench_env() {
 	echo "ecproxy: ${ECP_GIT:-$(git -C "$top" describe --always --dirty 2>/dev/null || echo unknown)}," \
 		"gf_impl $(cat /sys/module/ecproxy/parameters/gf_impl 2>/dev/null || echo -)"
 	echo "tools: $(socat -V 2>/dev/null | sed -n 's/^socat version \([^ ]*\).*/socat \1/p'), $(tc -V 2>/dev/null | head -1)"
+}
+
+# What S's CPU does, apart from the hosts' stacks.  In S's own VM
+# (selftests/vm/pair) that is the VM's every CPU.  On one machine
+# (VM=0), bench_s_steer N gives S the last N CPUs (default 1): Receive
+# Packet Steering sends every packet S's links receive there, and every
+# other packet and the bench's processes elsewhere, so that those CPUs'
+# busy time is S's.  bench_s_cpus names their /proc/stat lines (empty:
+# all).
+bench_s_cpus=
+bench_s_steer() {
+	local n want=${1:-1} first mask=0 others x q c
+	[ -z "${ECP_S_VM:-}" ] || return 0
+	n=$(nproc)
+	[ "$n" -gt "$want" ] || { bench_log "bench: $n CPUs: S's time cannot be told apart on $want of them"; return 1; }
+	first=$((n - want))
+	bench_s_cpus=
+	for c in $(seq "$first" $((n - 1))); do
+		mask=$((mask | (1 << c)))
+		bench_s_cpus+=" cpu$c"
+	done
+	mask=$(printf '%x' $mask)
+	others=$(printf '%x' $(((1 << first) - 1)))
+	for x in "${topo_nodes[@]}"; do
+		for q in $(ip netns exec "$S" sh -c "ls -d /sys/class/net/to-$x/queues/rx-*"); do
+			ip netns exec "$S" sh -c "echo $mask > $q/rps_cpus"
+		done
+		for q in $(ip netns exec "$P-$x" sh -c "ls -d /sys/class/net/to-s/queues/rx-*"); do
+			ip netns exec "$P-$x" sh -c "echo $others > $q/rps_cpus"
+		done
+	done
+	# This shell and what it starts from now on (servers, clients).
+	taskset -p -a "$others" $$ >/dev/null
+}
+
+# bench_s_sample_start: S's sampler (bench/lib/s-sample.sh), in S for
+# the figure, on a connection of its own (a coprocess here); then each
+# bench_s_sample prints one line, "WALL IDLE RX_B TX_A RX_A TX_B IDLE1
+# ...": S's CPU seconds so far, those idle (idle and iowait), the bytes
+# S's links to the storage nodes received and sent, and its link to A1
+# sent and received (headers included), then each CPU's idle seconds.  Busy is wall less idle: /proc/stat's
+# idle leaves out the interrupts and softirqs a CPU ran while idle, while
+# its system and softirq ticks miss them (the tick is off: NO_HZ), which
+# is most of what an S that keeps up does.  A sample costs S a few reads
+# and no process (a request to its agent costs about half a second of
+# S's CPU under emulation).
+bench_s_sample_start() {
+	local i
+	if [ -z "${ECP_S_VM:-}" ]; then
+		# shellcheck disable=SC2086 # a list of CPUs
+		coproc S_SAMPLE { ip netns exec "$S" "$top/bench/lib/s-sample.sh" $bench_s_cpus; }
+	else
+		topo_s_run "nohup socat TCP-LISTEN:7778,bind=$ECP_S_VM,reuseaddr EXEC:'$top/bench/lib/s-sample.sh$bench_s_cpus' > /dev/null 2>&1 < /dev/null &"
+		for i in $(seq 1 100); do
+			topo_s_run "ss -Hltn 'sport = :7778' | grep -q ." && break
+			sleep 0.1
+		done
+		coproc S_SAMPLE { socat - "TCP:$ECP_S_VM:7778"; }
+	fi
+	# Copies that command substitutions keep (bash closes a coproc's own
+	# descriptors in subshells).
+	exec {bench_s_to}>&"${S_SAMPLE[1]}" {bench_s_from}<&"${S_SAMPLE[0]}"
+}
+
+bench_s_sample_stop() {
+	local pid=$S_SAMPLE_PID
+	exec {bench_s_to}>&- {bench_s_from}<&-
+	eval "exec ${S_SAMPLE[1]}>&-"
+	wait "$pid" 2>/dev/null
+}
+
+bench_s_sample() {
+	local line
+	echo >&"$bench_s_to"
+	read -r line <&"$bench_s_from" || return 1
+	awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f %.3f %d %d %d %d", $1 * $2, $3 / hz, $4, $7, $6, $5
+		for (i = 8; i <= NF; i++) printf " %.3f", $i / hz
+		printf "\n" }' <<< "$line"
+}
+
+# bench_s_null: the median over five of the busy seconds that two samples
+# back to back cost S.
+bench_s_null() {
+	local i a b
+	for i in 1 2 3 4 5; do
+		a=$(bench_s_sample)
+		b=$(bench_s_sample)
+		echo "$a $b" | awk '{ n = NF / 2; printf "%.3f\n", ($(n + 1) - $1) - ($(n + 2) - $2) }'
+	done | sort -n | sed -n 3p
+}
+
+# bench_s_perf_start: profile S's CPUs (perf record, the software clock:
+# it works under emulation) until bench_s_perf_stop FILE, which writes to
+# FILE the share of the samples S was idle, then the top 20 kernel
+# symbols as shares of S's busy kernel samples (user space there is the
+# agent's and perf's own), and what ecproxy's own functions add up to.
+bench_s_perf_start() {
+	local cpus=-a
+	# shellcheck disable=SC2086 # a list of CPUs, one word each
+	[ -z "$bench_s_cpus" ] || cpus="-C $(echo $bench_s_cpus | sed 's/cpu//g; s/ /,/g')"
+	# perf takes a while to start under emulation: the data file is
+	# written once it records.
+	topo_s_run "rm -f /tmp/ecp-perf.data; nohup perf record -q -e cpu-clock -F 997 $cpus -o /tmp/ecp-perf.data > /tmp/ecp-perf.log 2>&1 < /dev/null & echo \$! > /tmp/ecp-perf.pid
+		for i in \$(seq 1 300); do [ -s /tmp/ecp-perf.data ] && break; sleep 0.1; done; sleep 1"
+}
+
+bench_s_perf_stop() {
+	# shellcheck disable=SC2016 # expanded in S
+	topo_s_run 'p=$(cat /tmp/ecp-perf.pid); kill -INT $p; while kill -0 $p 2>/dev/null; do sleep 0.2; done
+		perf report -i /tmp/ecp-perf.data --stdio --no-children --sort dso,sym --percent-limit 0 2>/dev/null' |
+		awk 'BEGIN { n = 0 }
+			/^#/ || !NF { next }
+			{ p = $1; sub(/%/, "", p) }
+			$0 ~ /native_safe_halt|default_idle|cpuidle|poll_idle|mwait_idle|acpi_idle/ { idle += p; next }
+			$3 != "[k]" { next }
+			{ v = $4; for (i = 5; i <= NF; i++) v = v " " $i; sym[n] = v; share[n] = p; n++; busy += p
+			  if ($4 ~ /^ecp_/) mod += p }
+			END {
+				printf "# S idle in %.1f%% of the samples, busy in the kernel in %.1f%%; ecproxy'"'"'s own functions (ecp_*) are %.1f%% of that\n", idle, busy, busy ? 100 * mod / busy : 0
+				printf "# top 20 kernel symbols, as shares of the busy kernel samples:\n"
+				for (i = 0; i < n && i < 20; i++)
+					printf "%6.2f%%  %s\n", busy ? 100 * share[i] / busy : 0, sym[i]
+			}' > "$1"
 }

@@ -26,6 +26,7 @@
 # At most 9 clients, 89 storage nodes and 39 targets.
 #
 # Functions: topo_init TAG, topo_setup NA NB, topo_node X, topo_cleanup,
+# topo_s_run CMD, topo_link_dev SIDE J,
 # topo_net X, topo_addr X, topo_kill_ns NS [SIG], topo_each_link FN ARGS...,
 # topo_mtu X MTU, topo_tbf RATE, topo_cap I RATE, topo_delay I MS, topo_uncap I,
 # topo_cap_b I RATE, topo_uncap_b I, topo_listening NS PORT,
@@ -36,9 +37,15 @@
 #
 # More roles (a writer) go into topo_net (a subnet each) and
 # topo_setup (a count each), every one linked to S by topo_node; nodes
-# behind routers are TOPO_VIA's (below).  The library reaches S's ecctl through ecin and ecq only
-# (some tests still call it directly inside sh -c), which is where S in a
-# VM of its own would plug in.
+# behind routers are TOPO_VIA's (below).
+#
+# S in a VM of its own (selftests/vm/pair sets ECP_S_VM): S is then not a
+# namespace here but the other VM's root namespace, already addressed by
+# its agent (selftests/vm/s-agent.sh), and each node's link is a NIC of
+# this VM's that topo_node moves into the node's namespace.  ecin and ecq
+# reach S's ecctl there, and topo_s_run runs any other command in S, in
+# either topology; what a test does with "ip netns exec $S" directly
+# works only with S as a namespace.
 
 . "$(dirname "${BASH_SOURCE[0]}")/tap.sh"
 
@@ -86,6 +93,40 @@ topo_net() {
 		return 1
 		;;
 	esac
+}
+
+# topo_link_dev SIDE J: the interface of link J of selftests/vm/pair
+# (ECP_LINKS' Jth name, from 0) whose MAC says SIDE: 00 in S, 01 in the
+# hosts' VM.
+topo_link_dev() {
+	local mac f
+	mac=$(printf '52:54:00:ec:%s:%02x' "$1" "$2")
+	for f in /sys/class/net/*/address; do
+		[ "$(cat "$f")" = "$mac" ] && { basename "$(dirname "$f")"; return 0; }
+	done
+	return 1
+}
+
+# topo_s_run CMD: the shell command CMD (one string) in S, its stdout,
+# stderr and exit status; in S's VM through its agent when there is one.
+topo_s_run() {
+	local f hl rc ol el
+	if [ -z "${ECP_S_VM:-}" ]; then
+		ip netns exec "$S" bash -c "$1"
+		return
+	fi
+	f=$(mktemp)
+	printf '%s' "$1" | socat -t 86400 - "TCP:$ECP_S_VM:7777" > "$f" || {
+		rm -f "$f"
+		echo "topo: S's agent did not answer" >&2
+		return 125
+	}
+	read -r _ rc ol el < "$f"
+	hl=$(head -1 "$f" | wc -c)
+	tail -c +$((hl + 1)) "$f" | head -c "$ol"
+	tail -c +$((hl + 1 + ol)) "$f" | head -c "$el" >&2
+	rm -f "$f"
+	return "${rc:-125}"
 }
 
 # topo_via X: is node X behind routers (TOPO_VIA)?
@@ -150,6 +191,10 @@ topo_node() {
 	ip netns add "$ns" || return 1
 	topo_nodes+=("$1")
 	ip -n "$ns" link set lo up
+	if [ -n "${ECP_S_VM:-}" ]; then
+		topo_node_nic "$1" "$ns" "$net"
+		return
+	fi
 	if topo_via "$1"; then
 		topo_via_node "$1" "$ns" "$net"
 		return
@@ -162,14 +207,34 @@ topo_node() {
 	ip -n "$ns" route add default via "$net.1"
 }
 
+# topo_node_nic X NS NET: node X's link to S in S's VM: this VM's NIC of
+# link X moved into NS (selftests/vm/pair).
+topo_node_nic() {
+	local j names dev
+	read -ra names <<<"$ECP_LINKS"
+	for j in "${!names[@]}"; do
+		[ "${names[$j]}" = "$1" ] && break
+	done
+	if [ "${names[$j]}" != "$1" ] || ! dev=$(topo_link_dev 01 "$j"); then
+		echo "topo: no link to S's VM for node $1 (ECP_LINKS: $ECP_LINKS)" >&2
+		return 1
+	fi
+	ip link set "$dev" netns "$2" name to-s || return 1
+	ip -n "$2" addr add "$3.2/24" dev to-s
+	ip -n "$2" link set to-s up
+	ip -n "$2" route add default via "$3.1"
+}
+
 # topo_setup NA NB [NT]: S, clients A1..A_NA, storage nodes B1..B_NB and
 # targets T1..T_NT.
 topo_setup() {
 	local i
-	pp ip netns add "$S" || return 1
-	ip -n "$S" link set lo up
-	pp ip -n "$S" addr add $VIP/32 dev lo
-	pp ip netns exec "$S" sysctl -qw net.ipv4.ip_forward=1
+	if [ -z "${ECP_S_VM:-}" ]; then
+		pp ip netns add "$S" || return 1
+		ip -n "$S" link set lo up
+		pp ip -n "$S" addr add $VIP/32 dev lo
+		pp ip netns exec "$S" sysctl -qw net.ipv4.ip_forward=1
+	fi
 	for i in $(seq 1 "$1"); do
 		pp topo_node "a$i" || return 1
 	done
@@ -199,8 +264,15 @@ topo_cleanup() {
 	for x in "${topo_routers[@]}"; do
 		ip netns del "$x" 2>/dev/null
 	done
-	topo_kill_ns "$S"
-	ip netns del "$S" 2>/dev/null
+	if [ -n "${ECP_S_VM:-}" ]; then
+		# S outlives the topology: what it holds goes, its links stay.
+		topo_s_run "$(printf '%q ' "$ECCTL") task flush" >/dev/null 2>&1
+		# shellcheck disable=SC2016 # expanded in S
+		topo_s_run 'for d in /sys/class/net/to-*; do tc qdisc del dev "${d##*/}" root; done' >/dev/null 2>&1
+	else
+		topo_kill_ns "$S"
+		ip netns del "$S" 2>/dev/null
+	fi
 	topo_nodes=()
 	topo_routers=()
 	rm -rf "$tmp"
@@ -338,6 +410,10 @@ topo_listening() {
 ecq() {
 	local ns=$1
 	shift
+	if [ -n "${ECP_S_VM:-}" ] && [ "$ns" = "$S" ]; then
+		topo_s_run "$(printf '%q ' "$ECCTL" "$@")"
+		return
+	fi
 	"$ECCTL" -n "$ns" "$@"
 }
 
