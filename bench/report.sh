@@ -248,8 +248,9 @@ if [ -s "$out/routercpu.csv" ]; then
 		echo
 		echo "S's busy CPU time (not idle) per byte its links carried"
 		echo "(headers included), uncapped; the run with the median cost per input"
-		echo "byte of each way.  Forwarding is one plain copy (replication) through S;"
-		echo "ecproxy's input is the k sources' bytes, its output what went to A."
+		echo "byte of each way; S busy: its share of S's CPU over the transfer."
+		echo "Forwarding is one plain copy (replication) through S; ecproxy's input"
+		echo "is the k sources' bytes, its output what went to A."
 		if [ -s "$out/routercpu-env.txt" ]; then
 			echo
 			sed 's/^/    /' "$out/routercpu-env.txt"
@@ -270,8 +271,12 @@ fi
 
 if [ -s "$out/routerscale.csv" ]; then
 	# Per way and number at once, the medians over the runs.
-	awk -F, 'NR > 1 { k = $1 SUBSEP $2; n[k]++; r[k, n[k]] = $3; b[k, n[k]] = $5; c[k, n[k]] = $7
-			p[k] = $6; e[k] = $8; if (!($2 in seen)) { seen[$2] = 1; o[m++] = $2 } }
+	# Runs short of an exact result (or of S's samples) count only in
+	# the exact column.
+	awk -F, 'NR > 1 { k = $1 SUBSEP $2; split($8, ex, "/"); got[k] += ex[1]; all[k] += ex[2]
+			if (!($2 in seen)) { seen[$2] = 1; o[m++] = $2 }
+			if (ex[1] != ex[2]) next
+			n[k]++; r[k, n[k]] = $3; b[k, n[k]] = $5; c[k, n[k]] = $7; p[k] = $6 }
 		function med(a, k,   i, j, t, v, cnt) {
 			cnt = n[k]; for (i = 1; i <= cnt; i++) v[i] = a[k, i]
 			for (i = 1; i <= cnt; i++) for (j = i + 1; j <= cnt; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
@@ -280,8 +285,9 @@ if [ -s "$out/routerscale.csv" ]; then
 			print "tasks,forwarding_mbit_s,forwarding_s_busy,forwarding_busy_per_cpu,forwarding_ns_per_byte,ecproxy_mbit_s,ecproxy_s_busy,ecproxy_busy_per_cpu,ecproxy_ns_per_input_byte,input_ratio,exact"
 			for (i = 0; i < m; i++) { t = o[i]; f = "replication" SUBSEP t; x = "ecproxy" SUBSEP t
 				if (!n[f] || !n[x]) continue
-				printf "%s,%.3f,%.2f,%s,%.2f,%.3f,%.2f,%s,%.2f,%.2f,%s\n", t, med(r, f), med(b, f), p[f], med(c, f),
-					med(r, x), med(b, x), p[x], med(c, x), med(c, f) ? med(c, x) / med(c, f) : 0, e[x] }
+				printf "%s,%.3f,%.2f,%s,%.2f,%.3f,%.2f,%s,%.2f,%.2f,%d/%d and %d/%d\n", t, med(r, f), med(b, f), p[f], med(c, f),
+					med(r, x), med(b, x), p[x], med(c, x), med(c, f) ? med(c, x) / med(c, f) : 0,
+					got[f], all[f], got[x], all[x] }
 		}' "$out/routerscale.csv" > "$out/routerscale-summary.csv"
 	plot routerscale "set title \"S on two CPUs: several at once\"; set ylabel 'ns of S CPU per input byte';
 		set yrange [0:*]; set xlabel 'tasks or copies at once'; set xtics (1, 2, 4);
@@ -292,7 +298,8 @@ if [ -s "$out/routerscale.csv" ]; then
 		echo
 		echo "1, 2 and 4 RS(3,2) tasks at once to A1 against as many plain copies"
 		echo "forwarded at once, uncapped, S on two CPUs; medians of the runs, each"
-		echo "CPU's busy share from the last run."
+		echo "CPU's busy share from the last exact run; exact: forwarding's and"
+		echo "ecproxy's results over all runs."
 		if [ -s "$out/routerscale-env.txt" ]; then
 			echo
 			sed 's/^/    /' "$out/routerscale-env.txt"

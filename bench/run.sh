@@ -158,8 +158,9 @@ if [ -n "${ECP_S_VM:-}" ]; then
 		topo_s_run "$(declare -f bench_env); top=$(printf %q "$top"); bench_env" | sed 's/^/  /'
 		echo "A and the storage nodes, in another VM:"
 		bench_env | sed 's/^/  /'
-	} > "$out/${only// /-}-env.txt"
-	cat "$out/${only// /-}-env.txt" >&2
+	} > "$tmp/s-env.txt"
+	cat "$tmp/s-env.txt" >&2
+	for f in $only; do cp "$tmp/s-env.txt" "$out/$f-env.txt"; done
 else
 	bench_env > "$out/env.txt"
 	cat "$out/env.txt" >&2
@@ -450,35 +451,43 @@ if want uncapped; then
 fi
 
 # --- router CPU: what S itself costs per byte -----------------------------
-# S's CPU time (system, irq and softirq: bench_s_sample) per byte it
-# receives and per byte it sends, forwarding one plain copy (replication)
-# and coding (ecproxy), uncapped, for three codes; then a profile of S
-# under each.  S runs in a VM of its own (make bench runs this figure
-# through selftests/vm/pair), or on a real box (VM=0) on a CPU of its own
+# S's busy CPU time (wall less idle: bench_s_sample) per byte it receives
+# and per byte it sends, forwarding one plain copy (replication) and
+# coding (ecproxy), uncapped, for three codes; then a profile of S under
+# each.  S runs in a VM of its own (make bench runs this figure through
+# selftests/vm/pair), or on a real box (VM=0) on a CPU of its own
 # (bench_s_steer).  Bytes are S's links' counters, headers included:
 # input is what the storage nodes' links brought, output what A1's took.
+# S's busy share is over the transfer (the clients' clock).
+
+# s_alone FIGURE: can FIGURE tell S's CPU from the hosts'?
+s_alone() {
+	[ -n "${ECP_S_VM:-}" ] || [ -n "${BENCH_S_STEER:-}" ] ||
+		[ "$(bench_env | sed -n 's/^virtualisation: //p')" = "bare metal" ] && return 0
+	say "$1: in a VM it needs S in a VM of its own (make bench runs it so; BENCH_S_STEER=1 steers S to vCPUs of its own instead); skipped"
+	return 1
+}
+
 routercpu_run() {	# WAY K M REP: one CSV line
 	local w=$1 j a b ok=ok
 	a=$(bench_s_sample)
 	j=$(bench_way "$w" 1 1 isal-cauchy "$2" "$3" 0 "$sha")
 	b=$(bench_s_sample)
 	[ "$(jget "$j" sha256_ok)" = true ] || { say "  $w FAILED: $j"; ok=FAILED; }
+	[ -n "$a" ] && [ -n "$b" ] || { say "  $w: S's sampler failed"; ok=FAILED; }
 	awk -v code="RS($2+$3)" -v w="$w" -v rep="$4" -v a="$a" -v b="$b" -v null="$s_null" \
 	    -v wall="$(jget "$j" wall_s)" -v r="$(jget "$j" mbit_s)" -v ok=$ok 'BEGIN {
-		split(a, x, " "); split(b, y, " ")
+		nx = split(a, x, " "); split(b, y, " ")
 		span = y[1] - x[1]; idle = y[2] - x[2]
 		busy = span - idle - null; if (busy < 0) busy = 0
 		inb = y[3] - x[3]; outb = y[4] - x[4]
-		printf "%s,%s,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,%s\n", code, w, rep, inb, outb, wall, r,
-			(wall > 0 ? inb * 8 / wall / 1e6 : 0), busy, (span > 0 ? busy / span : 0),
+		share = (wall > 0 && nx > 6 ? busy / (wall * (nx - 6)) : 0); if (share > 1) share = 1
+		printf "%s,%s,%d,%.0f,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,%s\n", code, w, rep, inb, outb, wall, r,
+			(wall > 0 ? inb * 8 / wall / 1e6 : 0), busy, share,
 			(inb ? busy * 1e9 / inb : 0), (outb ? busy * 1e9 / outb : 0), ok }'
 }
-if want routercpu; then
-	if [ -z "${ECP_S_VM:-}" ] && [ -z "${BENCH_S_STEER:-}" ] &&
-		[ "$(bench_env | sed -n 's/^virtualisation: //p')" != "bare metal" ]; then
-		say "routercpu: in a VM it needs S in a VM of its own (make bench runs it so; BENCH_S_STEER=1 steers S to a vCPU instead); skipped"
-	elif bench_s_steer; then
-		bench_s_sample_start
+if want routercpu && s_alone routercpu && bench_s_steer; then
+	if bench_s_sample_start; then
 		s_null=$(bench_s_null)
 		say "router CPU: two samples cost S $s_null s (taken off each run)"
 		echo "code,way,rep,input_bytes,output_bytes,wall_s,mbit_s,input_mbit_s,s_cpu_s,s_busy,s_ns_per_input_byte,s_ns_per_output_byte,status" > "$out/routercpu.csv"
@@ -502,8 +511,9 @@ if want routercpu; then
 				[ "$(jget "$j" sha256_ok)" = true ] || say "  $w (profiled) FAILED: $j"
 			done
 		done
-		bench_s_sample_stop
 	fi
+	bench_s_sample_stop
+	bench_s_unsteer
 fi
 
 # --- router CPU across CPUs: several tasks at once --------------------------
@@ -512,7 +522,8 @@ fi
 # uncapped, with S on two CPUs (make bench gives S's VM two vCPUs for this
 # figure).  Each CPU's busy share says whether the work spreads, and the
 # cost per input byte, against forwarding's on the same CPUs, whether
-# tasks, each under its own lock, stay out of each other's way.
+# tasks, each under its own lock, stay out of each other's way.  The
+# samples bracket the transfers: the clients wait for a common start.
 routerscale_run() {	# WAY N: one CSV line
 	local w=$1 n=$2 a b t at pids=() exact=0 r
 	for t in $(seq 1 "$n"); do
@@ -521,7 +532,6 @@ routerscale_run() {	# WAY N: one CSV line
 		mkdir -p "$tmp/c$t"
 	done
 	at=$(awk -v now="$(date +%s.%N)" 'BEGIN { printf "%.3f", now + 3 }')
-	a=$(bench_s_sample)
 	for t in $(seq 1 "$n"); do
 		if [ "$w" = replication ]; then
 			BENCH_OUTDIR="$tmp/c$t" bench_fetch 1 copy "$EC_REPLICA" \
@@ -534,12 +544,15 @@ routerscale_run() {	# WAY N: one CSV line
 		fi
 		pids+=($!)
 	done
+	sleep "$(awk -v at="$at" -v now="$(date +%s.%N)" 'BEGIN { d = at - now - 0.2; printf "%.3f", d > 0 ? d : 0 }')"
+	a=$(bench_s_sample)
 	wait "${pids[@]}"
 	b=$(bench_s_sample)
 	for t in $(seq 1 "$n"); do
 		[ "$(jq -r .sha256_ok "$tmp/conc.$t" 2>/dev/null)" = true ] && exact=$((exact + 1))
 		[ "$w" = replication ] || ecq "$S" task del id $((100 + t))
 	done
+	[ -n "$a" ] && [ -n "$b" ] || { say "  $w: S's sampler failed"; exact=0; }
 	r=$(jq -s -r '"\((map(.bytes) | add) * 8 / ((map(.t_end) | max) - (map(.t_start) | min)) / 1e6)"' "$tmp"/conc.*)
 	rm -f "$tmp"/conc.*
 	awk -v w="$w" -v n="$n" -v a="$a" -v b="$b" -v null="$s_null" -v r="$r" -v ok="$exact/$n" 'BEGIN {
@@ -553,14 +566,14 @@ routerscale_run() {	# WAY N: one CSV line
 		printf "%s,%d,%.3f,%.3f,%.2f,%s,%.2f,%s\n", w, n, r, busy,
 			(span > 0 ? busy / span : 0), per, (inb ? busy * 1e9 / inb : 0), ok }'
 }
-if want routerscale; then
-	if [ -z "${ECP_S_VM:-}" ] && [ -z "${BENCH_S_STEER:-}" ] &&
-		[ "$(bench_env | sed -n 's/^virtualisation: //p')" != "bare metal" ]; then
-		say "routerscale: in a VM it needs S in a VM of its own; skipped"
-	elif bench_s_steer 2; then
-		setup_code isal-cauchy 3 2 0 $rc_frag || exit 1
-		sha=$(sha256sum < "$tmp/d/frag.0" | cut -d' ' -f1)
-		bench_s_sample_start
+if want routerscale && s_alone routerscale && bench_s_steer 2; then
+	setup_code isal-cauchy 3 2 0 $rc_frag || exit 1
+	sha=$(sha256sum < "$tmp/d/frag.0" | cut -d' ' -f1)
+	if ! bench_s_sample_start; then
+		:
+	elif [ "$(bench_s_sample | wc -w)" -lt 8 ]; then
+		say "routerscale: S has one CPU (selftests/vm/pair --s-smp 2 gives it two); skipped"
+	else
 		s_null=$(bench_s_null)
 		echo "way,tasks,mbit_s,s_cpu_s,s_busy,s_busy_per_cpu,s_ns_per_input_byte,exact" > "$out/routerscale.csv"
 		for n in 1 2 4; do
@@ -572,8 +585,9 @@ if want routerscale; then
 				done
 			done
 		done
-		bench_s_sample_stop
 	fi
+	bench_s_sample_stop
+	bench_s_unsteer
 fi
 
 # --- several lost fragments, RS(12,4) --------------------------------------

@@ -158,32 +158,60 @@ bench_env() {
 # (VM=0), bench_s_steer N gives S the last N CPUs (default 1): Receive
 # Packet Steering sends every packet S's links receive there, and every
 # other packet and the bench's processes elsewhere, so that those CPUs'
-# busy time is S's.  bench_s_cpus names their /proc/stat lines (empty:
-# all).
+# busy time is S's (and what else the kernel runs there); bench_s_unsteer
+# undoes it.  bench_s_cpus names their /proc/stat lines (empty: all).
 bench_s_cpus=
 bench_s_steer() {
-	local n want=${1:-1} first mask=0 others x q c
+	local n want=${1:-1} first mask others x d q c ns dev m
 	[ -z "${ECP_S_VM:-}" ] || return 0
-	n=$(nproc)
+	n=$(nproc --all)
 	[ "$n" -gt "$want" ] || { bench_log "bench: $n CPUs: S's time cannot be told apart on $want of them"; return 1; }
 	first=$((n - want))
 	bench_s_cpus=
-	for c in $(seq "$first" $((n - 1))); do
-		mask=$((mask | (1 << c)))
-		bench_s_cpus+=" cpu$c"
-	done
-	mask=$(printf '%x' $mask)
-	others=$(printf '%x' $(((1 << first) - 1)))
+	for c in $(seq "$first" $((n - 1))); do bench_s_cpus+=" cpu$c"; done
+	mask=$(bench_cpumask "$first" $((n - 1)))
+	others=$(bench_cpumask 0 $((first - 1)))
 	for x in "${topo_nodes[@]}"; do
-		for q in $(ip netns exec "$S" sh -c "ls -d /sys/class/net/to-$x/queues/rx-*"); do
-			ip netns exec "$S" sh -c "echo $mask > $q/rps_cpus"
-		done
-		for q in $(ip netns exec "$P-$x" sh -c "ls -d /sys/class/net/to-s/queues/rx-*"); do
-			ip netns exec "$P-$x" sh -c "echo $others > $q/rps_cpus"
+		for d in "$S to-$x $mask" "$P-$x to-s $others"; do
+			read -r ns dev m <<< "$d"
+			for q in $(ip netns exec "$ns" sh -c "ls -d /sys/class/net/$dev/queues/rx-*"); do
+				ip netns exec "$ns" sh -c "echo $m > $q/rps_cpus" || return 1
+			done
 		done
 	done
 	# This shell and what it starts from now on (servers, clients).
-	taskset -p -a "$others" $$ >/dev/null
+	taskset -a -p -c "0-$((first - 1))" $$ >/dev/null
+}
+
+bench_s_unsteer() {
+	local x d q ns dev
+	[ -z "${ECP_S_VM:-}" ] && [ -n "$bench_s_cpus" ] || return 0
+	for x in "${topo_nodes[@]}"; do
+		for d in "$S to-$x" "$P-$x to-s"; do
+			read -r ns dev <<< "$d"
+			for q in $(ip netns exec "$ns" sh -c "ls -d /sys/class/net/$dev/queues/rx-*"); do
+				ip netns exec "$ns" sh -c "echo 0 > $q/rps_cpus"
+			done
+		done
+	done
+	taskset -a -p -c "0-$(($(nproc --all) - 1))" $$ >/dev/null
+	bench_s_cpus=
+}
+
+# bench_cpumask FIRST LAST: CPUs FIRST..LAST as rps_cpus takes them:
+# 32-bit hex words, comma-separated, the highest first.
+bench_cpumask() {
+	awk -v f="$1" -v l="$2" -v n="$(nproc --all)" 'BEGIN {
+		for (w = int((n + 31) / 32) - 1; w >= 0; w--) {
+			hi = 0; lo = 0
+			for (b = 0; b < 32; b++) {
+				c = w * 32 + b
+				if (c < f || c > l) continue
+				if (b < 16) lo += 2 ^ b; else hi += 2 ^ (b - 16)
+			}
+			printf "%s%04x%04x", (w < int((n + 31) / 32) - 1 ? "," : ""), hi, lo
+		}
+		printf "\n" }'
 }
 
 # bench_s_sample_start: S's sampler (bench/lib/s-sample.sh), in S for
@@ -191,12 +219,13 @@ bench_s_steer() {
 # bench_s_sample prints one line, "WALL IDLE RX_B TX_A RX_A TX_B IDLE1
 # ...": S's CPU seconds so far, those idle (idle and iowait), the bytes
 # S's links to the storage nodes received and sent, and its link to A1
-# sent and received (headers included), then each CPU's idle seconds.  Busy is wall less idle: /proc/stat's
-# idle leaves out the interrupts and softirqs a CPU ran while idle, while
-# its system and softirq ticks miss them (the tick is off: NO_HZ), which
-# is most of what an S that keeps up does.  A sample costs S a few reads
-# and no process (a request to its agent costs about half a second of
-# S's CPU under emulation).
+# sent and received (headers included), then each CPU's idle seconds; or
+# nothing and fails.  Busy is wall less idle: /proc/stat's idle leaves
+# out the interrupts and softirqs a CPU ran while idle, while its system
+# and softirq ticks miss them (the tick is off: NO_HZ), which is most of
+# what an S that keeps up does.  A sample costs S a few reads and no
+# process (a request to its agent costs about half a second of S's CPU
+# under emulation).
 bench_s_sample_start() {
 	local i
 	if [ -z "${ECP_S_VM:-}" ]; then
@@ -213,20 +242,23 @@ bench_s_sample_start() {
 	# Copies that command substitutions keep (bash closes a coproc's own
 	# descriptors in subshells).
 	exec {bench_s_to}>&"${S_SAMPLE[1]}" {bench_s_from}<&"${S_SAMPLE[0]}"
+	bench_s_sample > /dev/null || { bench_log "bench: S's sampler does not answer"; return 1; }
 }
 
 bench_s_sample_stop() {
-	local pid=$S_SAMPLE_PID
+	local pid=${S_SAMPLE_PID:-}
 	exec {bench_s_to}>&- {bench_s_from}<&-
-	eval "exec ${S_SAMPLE[1]}>&-"
-	wait "$pid" 2>/dev/null
+	[ -z "${S_SAMPLE[1]:-}" ] || eval "exec ${S_SAMPLE[1]}>&-"
+	[ -z "$pid" ] || wait "$pid" 2>/dev/null
+	return 0
 }
 
 bench_s_sample() {
 	local line
-	echo >&"$bench_s_to"
-	read -r line <&"$bench_s_from" || return 1
-	awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f %.3f %d %d %d %d", $1 * $2, $3 / hz, $4, $7, $6, $5
+	echo >&"$bench_s_to" 2>/dev/null || return 1
+	read -r line <&"$bench_s_from" && [ -n "$line" ] || return 1
+	# %.0f: mawk's %d stops at 2^31, and the counters do not.
+	awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f %.3f %.0f %.0f %.0f %.0f", $1 * $2, $3 / hz, $4, $7, $6, $5
 		for (i = 8; i <= NF; i++) printf " %.3f", $i / hz
 		printf "\n" }' <<< "$line"
 }
@@ -258,6 +290,7 @@ bench_s_perf_start() {
 }
 
 bench_s_perf_stop() {
+	local rc=0
 	# shellcheck disable=SC2016 # expanded in S
 	topo_s_run 'p=$(cat /tmp/ecp-perf.pid); kill -INT $p; while kill -0 $p 2>/dev/null; do sleep 0.2; done
 		perf report -i /tmp/ecp-perf.data --stdio --no-children --sort dso,sym --percent-limit 0 2>/dev/null' |
@@ -273,5 +306,8 @@ bench_s_perf_stop() {
 				printf "# top 20 kernel symbols, as shares of the busy kernel samples:\n"
 				for (i = 0; i < n && i < 20; i++)
 					printf "%6.2f%%  %s\n", busy ? 100 * share[i] / busy : 0, sym[i]
-			}' > "$1"
+				exit !n
+			}' > "$1" || rc=1
+	[ $rc = 0 ] || bench_log "bench: perf recorded nothing in S ($1)"
+	return $rc
 }

@@ -62,6 +62,11 @@ serve() {
 		EXEC:"$here/s-agent.sh exec" &
 	echo $! > /run/ecp-s-agent.pid
 	wait
+	# Only a "stop" ends it well; a listener that failed fails S's run.
+	if [ ! -e /run/ecp-s-stop ]; then
+		echo "s-agent: the listener on ctl ended without a stop" >&2
+		return 1
+	fi
 	echo "s-agent: stopped"
 }
 
@@ -70,6 +75,7 @@ request() {
 	local req rc o=/run/ecp-req.$$.out e=/run/ecp-req.$$.err
 	req=$(cat)
 	if [ "$req" = stop ]; then
+		: > /run/ecp-s-stop
 		echo "ECP 0 0 0"
 		kill "$(cat /run/ecp-s-agent.pid)"
 		return 0
@@ -101,7 +107,7 @@ client() {
 }
 
 case "${1:-}" in
-serve) serve ;;
+serve) serve; exit ;;
 exec) request ;;
 client) shift; client "$@" ;;
 *) echo "usage: s-agent.sh serve | client CMD... | exec" >&2; exit 2 ;;
