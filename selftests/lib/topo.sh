@@ -26,7 +26,7 @@
 # At most 9 clients, 89 storage nodes and 39 targets.
 #
 # Functions: topo_init TAG, topo_setup NA NB, topo_node X, topo_cleanup,
-# topo_s_run CMD, topo_link_dev SIDE J,
+# topo_s_run CMD, topo_link_mac SIDE J, topo_link_dev SIDE J,
 # topo_net X, topo_addr X, topo_kill_ns NS [SIG], topo_each_link FN ARGS...,
 # topo_mtu X MTU, topo_tbf RATE, topo_cap I RATE, topo_delay I MS, topo_uncap I,
 # topo_cap_b I RATE, topo_uncap_b I, topo_listening NS PORT,
@@ -95,12 +95,21 @@ topo_net() {
 	esac
 }
 
-# topo_link_dev SIDE J: the interface of link J of selftests/vm/pair
-# (ECP_LINKS' Jth name, from 0) whose MAC says SIDE: 00 in S, 01 in the
-# hosts' VM.
+# selftests/vm/pair's two VMs: S's agent (selftests/vm/s-agent.sh)
+# listens on S's end of link ctl, TOPO_S_CTL port TOPO_S_PORT.
+TOPO_S_CTL=10.255.255.1
+TOPO_S_PORT=7777
+
+# topo_link_mac SIDE J: the MAC of link J of selftests/vm/pair (ECP_LINKS'
+# Jth name, from 0) on SIDE: 00 in S, 01 in the hosts' VM.
+topo_link_mac() {
+	printf '52:54:00:ec:%s:%02x' "$1" "$2"
+}
+
+# topo_link_dev SIDE J: the interface with that MAC.
 topo_link_dev() {
 	local mac f
-	mac=$(printf '52:54:00:ec:%s:%02x' "$1" "$2")
+	mac=$(topo_link_mac "$1" "$2")
 	for f in /sys/class/net/*/address; do
 		[ "$(cat "$f")" = "$mac" ] && { basename "$(dirname "$f")"; return 0; }
 	done
@@ -116,7 +125,7 @@ topo_s_run() {
 		return
 	fi
 	f=$(mktemp)
-	printf '%s' "$1" | socat -t 86400 - "TCP:$ECP_S_VM:7777" > "$f" || {
+	printf '%s' "$1" | socat -t 86400 - "TCP:$ECP_S_VM:$TOPO_S_PORT" > "$f" || {
 		rm -f "$f"
 		echo "topo: S's agent did not answer" >&2
 		return 125

@@ -12,14 +12,15 @@
 #                             command on stdin, in S's root namespace
 #
 # ECP_LINKS names the links in order ("ctl a1 b1 ..."); link j's NIC has
-# MAC 52:54:00:ec:00:jj in S and 52:54:00:ec:01:jj in the hosts' VM.  In
+# the MAC topo_link_mac gives it in S and in the hosts' VM.  In
 # S a node X's link is named to-X and addressed as in topo.sh (topo_net X,
 # S at .1).  A request's answer is one line "ECP RC OUTLEN ERRLEN", then
 # its stdout and its stderr (topo_s_run in topo.sh is the other end).
 set -u
 here=${0%/*}
-port=7777
-s_addr=10.255.255.1
+# The hosts' end of ctl; S's, and the port, are topo.sh's (TOPO_S_CTL,
+# TOPO_S_PORT), which serve and client source through wait_links (exec
+# does without: it is each request's cost).
 h_addr=10.255.255.2
 
 # wait_links SIDE: virtio_net loaded and every link's NIC present.
@@ -48,7 +49,7 @@ serve() {
 		dev=$(topo_link_dev 00 "$j")
 		if [ "${names[$j]}" = ctl ]; then
 			ip link set "$dev" name ctl
-			ip addr add "$s_addr/24" dev ctl
+			ip addr add "$TOPO_S_CTL/24" dev ctl
 			ip link set ctl up
 			continue
 		fi
@@ -58,7 +59,7 @@ serve() {
 	done
 	echo "s-agent: S up, links: ${names[*]}"
 	# Requests may overlap (a poll beside a transfer): a child each.
-	socat -t 86400 TCP-LISTEN:$port,bind=$s_addr,reuseaddr,fork \
+	socat -t 86400 TCP-LISTEN:$TOPO_S_PORT,bind=$TOPO_S_CTL,reuseaddr,fork \
 		EXEC:"$here/s-agent.sh exec" &
 	echo $! > /run/ecp-s-agent.pid
 	wait
@@ -95,14 +96,14 @@ client() {
 	ip link set "$dev" name ctl
 	ip addr add "$h_addr/24" dev ctl
 	ip link set ctl up
-	until echo true | socat -t 60 - TCP:$s_addr:$port >/dev/null 2>&1; do
+	until echo true | socat -t 60 - "TCP:$TOPO_S_CTL:$TOPO_S_PORT" >/dev/null 2>&1; do
 		n=$((n + 1))
 		[ $n -lt 600 ] || { echo "s-agent: S does not answer" >&2; return 1; }
 		sleep 0.2
 	done
 	"$@"
 	rc=$?
-	echo stop | socat -t 60 - TCP:$s_addr:$port >/dev/null
+	echo stop | socat -t 60 - "TCP:$TOPO_S_CTL:$TOPO_S_PORT" >/dev/null
 	return $rc
 }
 
