@@ -165,11 +165,31 @@ run_stage() {
 # start as soon as it is built (or found in the cache), so that they do not
 # build it twice, and the host's own checks (style, tools, unit, dkms:
 # three minutes of CPU) run beside them rather than in front.  Lanes other than
-# the debug one log to build/results/LANE.log, shown when they end.
+# the debug one log to build/results/LANE.log, shown when they end.  The
+# stages of the tail (below) follow whichever lanes end first.
 lane() {
 	local s
 	for s in "$@"; do
 		case " $stages " in *" $s "*) run_stage "$s" ;; esac
+	done
+}
+# The tail: stages that need no lane of their own.  Each lane, once its own
+# stages are done, claims the next unclaimed one (mkdir is atomic), so that
+# they go to whichever lanes end first: the lanes' ends move by minutes
+# from one machine to the next, and the last of them is make check's time.
+# netns-debian-late loads what the dkms stage built, so it waits for the
+# host's lane.
+tail_stages="netns-debian-late pair"
+rm -rf "$res"/claim-*
+tail_lane() {
+	local s
+	for s in $tail_stages; do
+		case " $stages " in *" $s "*) ;; *) continue ;; esac
+		mkdir "$res/claim-$s" 2>/dev/null || continue
+		if [ "$s" = netns-debian-late ]; then
+			while [ ! -e "$res/claim-host-done" ]; do sleep 5; done
+		fi
+		run_stage "$s"
 	done
 }
 for s in $stages; do
@@ -178,32 +198,35 @@ for s in $stages; do
 	*) echo "check: unknown stage $s" >&2; exit 2 ;;
 	esac
 done
-lane netns-debian > "$res/lane-debian.log" 2>&1 &
+{
+	lane netns-debian
+	tail_lane
+} > "$res/lane-debian.log" 2>&1 &
 lane_debian=$!
 lane setup
 case " $stages " in
 *" style "* | *" kunit "* | *" netns-debug"*) say "debug kernel: $(scripts/debug-kernel.sh)" ;;
 esac
-lane style tools unit dkms > "$res/lane-host.log" 2>&1 &
+{
+	lane style tools unit dkms
+	mkdir "$res/claim-host-done"
+} > "$res/lane-host.log" 2>&1 &
 lane_host=$!
-# The write lane ends first (coding_write.sh took 1191 s, the debug lane
-# 1523 s); netns-debian-late follows it, once the dkms stage has built
-# the module it loads.
 {
 	lane netns-debug-write
-	while kill -0 $lane_host 2>/dev/null; do sleep 5; done
-	lane netns-debian-late pair
+	tail_lane
 } > "$res/lane-debug-write.log" 2>&1 &
 lane_write=$!
 lane kunit netns-debug
+tail_lane
 wait $lane_host
 say "lane style, tools, unit, dkms:"
 cat "$res/lane-host.log"
 wait $lane_write
-say "lane netns-debug-write, netns-debian-late, pair:"
+say "lane netns-debug-write (and what of the tail it took):"
 cat "$res/lane-debug-write.log"
 wait $lane_debian
-say "lane netns-debian:"
+say "lane netns-debian (and what of the tail it took):"
 cat "$res/lane-debian.log"
 
 read -r p f s < <(scripts/tap-count.sh "$res"/*.tap)
