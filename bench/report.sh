@@ -276,39 +276,49 @@ if [ -s "$out/routerscale.csv" ]; then
 	awk -F, 'NR > 1 { k = $1 SUBSEP $2; split($8, ex, "/"); got[k] += ex[1]; all[k] += ex[2]
 			if (!($2 in seen)) { seen[$2] = 1; o[m++] = $2 }
 			if (ex[1] != ex[2]) next
-			n[k]++; r[k, n[k]] = $3; b[k, n[k]] = $5; c[k, n[k]] = $7; p[k] = $6 }
+			n[k]++; r[k, n[k]] = $3; b[k, n[k]] = $5; c[k, n[k]] = $7; h[k, n[k]] = $9 + 0; p[k] = $6 }
 		function med(a, k,   i, j, t, v, cnt) {
 			cnt = n[k]; for (i = 1; i <= cnt; i++) v[i] = a[k, i]
 			for (i = 1; i <= cnt; i++) for (j = i + 1; j <= cnt; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
 			return v[int((cnt + 1) / 2)] }
+		function way(k, f) {
+			return sprintf(",%.3f,%.2f,%s,%.2f,%.2f,%.0f", med(r, k), med(b, k), p[k], med(c, k),
+				med(c, f) ? med(c, k) / med(c, f) : 0, med(h, k)) }
 		END {
-			print "tasks,forwarding_mbit_s,forwarding_s_busy,forwarding_busy_per_cpu,forwarding_ns_per_byte,ecproxy_mbit_s,ecproxy_s_busy,ecproxy_busy_per_cpu,ecproxy_ns_per_input_byte,input_ratio,exact"
-			for (i = 0; i < m; i++) { t = o[i]; f = "replication" SUBSEP t; x = "ecproxy" SUBSEP t
-				if (!n[f] || !n[x]) continue
-				printf "%s,%.3f,%.2f,%s,%.2f,%.3f,%.2f,%s,%.2f,%.2f,%d/%d and %d/%d\n", t, med(r, f), med(b, f), p[f], med(c, f),
-					med(r, x), med(b, x), p[x], med(c, x), med(c, f) ? med(c, x) / med(c, f) : 0,
-					got[f], all[f], got[x], all[x] }
+			print "tasks,forwarding_mbit_s,forwarding_s_busy,forwarding_busy_per_cpu,forwarding_ns_per_byte," \
+				"ecproxy_mbit_s,ecproxy_s_busy,ecproxy_busy_per_cpu,ecproxy_ns_per_input_byte,input_ratio,off_home," \
+				"rfs_mbit_s,rfs_s_busy,rfs_busy_per_cpu,rfs_ns_per_input_byte,rfs_input_ratio,rfs_off_home,exact"
+			for (i = 0; i < m; i++) { t = o[i]; f = "replication" SUBSEP t; x = "ecproxy" SUBSEP t; y = "ecproxy-rfs" SUBSEP t
+				if (!n[f] || !n[x] || !n[y]) continue
+				printf "%s,%.3f,%.2f,%s,%.2f%s%s,%d/%d; %d/%d; %d/%d\n", t, med(r, f), med(b, f), p[f], med(c, f),
+					way(x, f), way(y, f), got[f], all[f], got[x], all[x], got[y], all[y] }
 		}' "$out/routerscale.csv" > "$out/routerscale-summary.csv"
 	plot routerscale "set title \"S on two CPUs: several at once\"; set ylabel 'ns of S CPU per input byte';
 		set yrange [0:*]; set xlabel 'tasks or copies at once'; set xtics (1, 2, 4);
 		plot '$out/routerscale-summary.csv' using 1:5 every ::1 with linespoints title 'forwarding, per byte',
-		'' using 1:9 every ::1 with linespoints title 'ecproxy, per input byte'"
+		'' using 1:9 every ::1 with linespoints title 'ecproxy, per input byte',
+		'' using 1:15 every ::1 with linespoints title 'ecproxy with RFS, per input byte'"
 	{
 		echo "## Router CPU across CPUs ([routerscale.png](routerscale.png), [routerscale.csv](routerscale.csv))"
 		echo
 		echo "1, 2 and 4 RS(3,2) tasks at once to A1 against as many plain copies"
-		echo "forwarded at once, uncapped, S on two CPUs; medians of the runs, each"
-		echo "CPU's busy share from the last exact run; exact: forwarding's and"
-		echo "ecproxy's results over all runs."
+		echo "forwarded at once, uncapped, S on two CPUs; ecproxy as S's links"
+		echo "spread its flows, and with Receive Flow Steering on, which keeps each"
+		echo "connection's flows on its CPU. Medians of the runs, each CPU's busy"
+		echo "share from the last exact run; off home: segments that came in away"
+		echo "from their connection's CPU; exact: forwarding's, ecproxy's and with"
+		echo "RFS over all runs."
 		if [ -s "$out/routerscale-env.txt" ]; then
 			echo
 			sed 's/^/    /' "$out/routerscale-env.txt"
 		fi
 		echo
-		echo "| at once | forwarding Mbit/s | S busy (per CPU) | forwarding ns/byte | ecproxy Mbit/s | S busy (per CPU) | ecproxy ns/input byte | per input byte / forwarded | exact |"
-		echo "|---:|---:|---|---:|---:|---|---:|---:|---|"
-		awk -F, 'NR > 1 { gsub(";", " / ", $4); gsub(";", " / ", $8)
-			printf "| %d | %.1f | %.0f%% (%s) | %.1f | %.1f | %.0f%% (%s) | %.1f | **%.2f** | %s |\n", $1, $2, 100 * $3, $4, $5, $6, 100 * $7, $8, $9, $10, $11 }' \
+		echo "| at once | way | Mbit/s | S busy (per CPU) | ns of S per input byte | / forwarded | off home | exact |"
+		echo "|---:|---|---:|---|---:|---:|---:|---|"
+		awk -F, 'NR > 1 { gsub(";", " / ", $4); gsub(";", " / ", $8); gsub(";", " / ", $14); split($18, ex, "; ")
+			printf "| %d | forwarding | %.1f | %.0f%% (%s) | %.1f | | | %s |\n", $1, $2, 100 * $3, $4, $5, ex[1]
+			printf "| | ecproxy | %.1f | %.0f%% (%s) | %.1f | **%.2f** | %d | %s |\n", $6, 100 * $7, $8, $9, $10, $11, ex[2]
+			printf "| | ecproxy, RFS | %.1f | %.0f%% (%s) | %.1f | **%.2f** | %d | %s |\n", $12, 100 * $13, $14, $15, $16, $17, ex[3] }' \
 			"$out/routerscale-summary.csv"
 		echo
 	} >> "$md"

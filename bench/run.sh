@@ -522,10 +522,14 @@ fi
 # uncapped, with S on two CPUs (make bench gives S's VM two vCPUs for this
 # figure).  Each CPU's busy share says whether the work spreads, and the
 # cost per input byte, against forwarding's on the same CPUs, whether
-# tasks, each under its own lock, stay out of each other's way.  The
-# samples bracket the transfers: the clients wait for a common start.
-routerscale_run() {	# WAY N: one CSV line
-	local w=$1 n=$2 a b t at pids=() exact=0 r
+# tasks, each under its own lock, stay out of each other's way.  ecproxy
+# runs twice: as S's links spread its flows over the CPUs (off_home: the
+# tasks' segments that came in away from their connection's CPU), and with
+# Receive Flow Steering enabled, which ecproxy uses to keep each
+# connection's flows on its CPU (kmod/steer.h).  The samples bracket the
+# transfers: the clients wait for a common start.
+routerscale_run() {	# WAY N: one CSV line (WAY ecproxy-rfs: ecproxy, RFS on)
+	local w=$1 n=$2 a b t at pids=() exact=0 r off=0
 	for t in $(seq 1 "$n"); do
 		[ "$w" = replication ] ||
 			ec_task $((100 + t)) isal-cauchy 3 2 0 timeout handshake 30000 >&2
@@ -550,12 +554,14 @@ routerscale_run() {	# WAY N: one CSV line
 	b=$(bench_s_sample)
 	for t in $(seq 1 "$n"); do
 		[ "$(jq -r .sha256_ok "$tmp/conc.$t" 2>/dev/null)" = true ] && exact=$((exact + 1))
-		[ "$w" = replication ] || ecq "$S" task del id $((100 + t))
+		[ "$w" = replication ] && continue
+		off=$((off + $(ec_stats $((100 + t)) .stats.off_home || echo 0)))
+		ecq "$S" task del id $((100 + t))
 	done
 	[ -n "$a" ] && [ -n "$b" ] || { say "  $w: S's sampler failed"; exact=0; }
 	r=$(jq -s -r '"\((map(.bytes) | add) * 8 / ((map(.t_end) | max) - (map(.t_start) | min)) / 1e6)"' "$tmp"/conc.*)
 	rm -f "$tmp"/conc.*
-	awk -v w="$w" -v n="$n" -v a="$a" -v b="$b" -v null="$s_null" -v r="$r" -v ok="$exact/$n" 'BEGIN {
+	awk -v w="$w" -v n="$n" -v a="$a" -v b="$b" -v null="$s_null" -v r="$r" -v ok="$exact/$n" -v off="$off" 'BEGIN {
 		nx = split(a, x, " "); split(b, y, " ")
 		span = y[1] - x[1]; busy = span - (y[2] - x[2]) - null; if (busy < 0) busy = 0
 		inb = y[3] - x[3]; ncpu = nx - 6; per = ""
@@ -563,8 +569,8 @@ routerscale_run() {	# WAY N: one CSV line
 			c = span / ncpu - (y[i] - x[i]); if (c < 0) c = 0
 			per = per sprintf("%s%.2f", i > 7 ? ";" : "", c / (span / ncpu))
 		}
-		printf "%s,%d,%.3f,%.3f,%.2f,%s,%.2f,%s\n", w, n, r, busy,
-			(span > 0 ? busy / span : 0), per, (inb ? busy * 1e9 / inb : 0), ok }'
+		printf "%s,%d,%.3f,%.3f,%.2f,%s,%.2f,%s,%d\n", w, n, r, busy,
+			(span > 0 ? busy / span : 0), per, (inb ? busy * 1e9 / inb : 0), ok, off }'
 }
 if want routerscale && s_alone routerscale && bench_s_steer 2; then
 	setup_code isal-cauchy 3 2 0 $rc_frag || exit 1
@@ -575,12 +581,14 @@ if want routerscale && s_alone routerscale && bench_s_steer 2; then
 		say "routerscale: S has one CPU (selftests/vm/pair --s-smp 2 gives it two); skipped"
 	else
 		s_null=$(bench_s_null)
-		echo "way,tasks,mbit_s,s_cpu_s,s_busy,s_busy_per_cpu,s_ns_per_input_byte,exact" > "$out/routerscale.csv"
+		echo "way,tasks,mbit_s,s_cpu_s,s_busy,s_busy_per_cpu,s_ns_per_input_byte,exact,off_home" > "$out/routerscale.csv"
 		for n in 1 2 4; do
 			for rep in $(seq 1 "$reps"); do
-				for w in replication ecproxy; do
+				for w in replication ecproxy ecproxy-rfs; do
 					say "router CPU across CPUs: $w, $n at once, run $rep"
+					[ "$w" != ecproxy-rfs ] || bench_s_rfs on || say "  RFS: S refused it"
 					routerscale_run $w "$n" >> "$out/routerscale.csv"
+					[ "$w" != ecproxy-rfs ] || bench_s_rfs off
 					say "  $(tail -1 "$out/routerscale.csv")"
 				done
 			done

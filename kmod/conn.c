@@ -19,6 +19,7 @@
 #include "conn_state.h"
 #include "event.h"
 #include "netns.h"
+#include "steer.h"
 #include "task.h"
 #include "xmit.h"
 
@@ -353,6 +354,13 @@ static enum hrtimer_restart ecp_conn_pace_timer(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
+void ecp_conn_steer(struct ecp_conn *c, struct sk_buff *skb)
+{
+	if (raw_smp_processor_id() != c->home)
+		ecp_stats_inc(&c->t->stats, ECP_STAT_OFF_HOME);
+	ecp_steer_flow(skb, c->home);
+}
+
 /*
  * A connection of task t from VIP @vip, or an ERR_PTR: -ENOMEM, or
  * -EHOSTUNREACH when S has no route to a source or target.  The sources,
@@ -385,6 +393,11 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 	c->pace_timer.function = ecp_conn_pace_timer;
 	INIT_WORK(&c->free_work, ecp_conn_free_work);
 	c->src_mss = 0xffff;
+	/*
+	 * Home is where the client's SYN came in (or the task's timer ran):
+	 * RSS spreads clients, so tasks spread over the CPUs with them.
+	 */
+	c->home = raw_smp_processor_id();
 	/* As for S's own sockets: tcp_timestamps 0 offers none. */
 	c->ts_offer = READ_ONCE(net->ipv4.sysctl_tcp_timestamps);
 	for (i = 0; i < c->k; i++) {

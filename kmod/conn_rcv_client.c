@@ -196,6 +196,7 @@ void ecp_conn_rcv_client(struct net *net, struct ecp_task *t,
 	}
 	c->last_rx = jiffies;
 	ecp_conn_caller(c)->last_rx = c->last_rx;
+	ecp_conn_steer(c, skb);
 	if (p->h.flags & TCPHDR_RST) {
 		s64 off = ecp_seq_to_off(p->h.seq, c->client.isn + 1,
 					 c->client.rcv_nxt);

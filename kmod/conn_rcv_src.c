@@ -284,6 +284,7 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 		goto out;
 	c->last_rx = jiffies;
 	s->last_rx = c->last_rx;
+	ecp_conn_steer(c, skb);
 	if (p->h.flags & TCPHDR_RST) {
 		/* Refused in the handshake, or reset later. */
 		if (!s->synack) {

@@ -138,6 +138,7 @@ void ecp_conn_rcv_tgt(struct net *net, struct ecp_conn_out *o,
 		goto out;
 	c->last_rx = jiffies;
 	o->last_rx = c->last_rx;
+	ecp_conn_steer(c, skb);
 	if (p->h.flags & TCPHDR_RST) {
 		if (ecp_conn_rcv_tgt_rst(c, o, p, &q))
 			to_free = c;

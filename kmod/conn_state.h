@@ -203,6 +203,7 @@ struct ecp_conn {
 	bool syn_timed;
 	unsigned long last_rx;		/* from any side */
 	unsigned long linger_start;
+	unsigned int home;		/* its CPU (steer.h) */
 	u64 tokens;			/* rate cap: bytes S may send now */
 	u64 tokens_ns;			/* of the last refill, monotonic */
 	u64 bytes_out;			/* to every output, each byte once */
@@ -513,6 +514,12 @@ bool ecp_conn_ts_paws(struct ecp_conn *c, const struct ecp_ts *ts,
  * otherwise make S send the peer an ACK for each segment it forges.
  */
 bool ecp_conn_oow_ack(struct ecp_conn_peer *pr);
+/*
+ * A segment of c's, valid and in time: counted in OFF_HOME if it came in
+ * on a CPU other than c's home, and its flow steered home (steer.h).
+ * Caller holds rcu_read_lock().
+ */
+void ecp_conn_steer(struct ecp_conn *c, struct sk_buff *skb);
 /* The client's SYN to an idle task: start the k handshakes. */
 struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 				const struct ecp_seg *p,

@@ -86,7 +86,7 @@ fi
 # in it): router_conns.sh runs on the stock kernel after netns-debug-write.
 debug_files=" genl.sh nlfuzz.sh task.sh faults.sh fallback.sh coding_read.sh "
 debug_write_files=" coding_write.sh "
-debian_late_files=" router_conns.sh "
+debian_late_files=" router_conns.sh router_rfs.sh "
 netns_debian=()
 netns_debian_late=()
 netns_debug=()
@@ -132,12 +132,13 @@ run_stage() {
 	netns-debian) stage netns-debian selftests/vm/run --kernel debian --smp 1 --timeout 4800 -- selftests/netns/run.sh "${netns_debian[@]}" ;;
 	netns-debug)
 		say "debug kernel: $(scripts/debug-kernel.sh)"
-		stage netns-debug selftests/vm/run --kernel debug --timeout 4800 -- selftests/netns/run.sh "${netns_debug[@]}"
+		stage netns-debug selftests/vm/run --kernel debug --smp 1 --timeout 4800 -- selftests/netns/run.sh "${netns_debug[@]}"
 		;;
 	netns-debian-late)
 		local late=("${netns_debian_late[@]}")
 		case " $stages " in *" dkms "*) late+=(selftests/pkg/dkms_load.sh) ;; esac
-		stage netns-debian-late selftests/vm/run --kernel debian --smp 1 --timeout 4800 -- selftests/netns/run.sh "${late[@]}"
+		# Two vCPUs: router_rfs.sh moves flows between CPUs.
+		stage netns-debian-late selftests/vm/run --kernel debian --smp 2 --timeout 4800 -- selftests/netns/run.sh "${late[@]}"
 		;;
 	netns-debug-write)
 		say "debug kernel: $(scripts/debug-kernel.sh)"
@@ -155,9 +156,11 @@ run_stage() {
 }
 
 # Three lanes: most of a VM run is one busy vCPU, and CI has 2 cores and
-# limited time.  Only the debug lane's VM (kunit, then the netlink races and
-# the teardowns under traffic) has two vCPUs, for races across CPUs; the
-# others have one.  Six vCPUs on two cores made every lane about four times
+# limited time.  Every lane's VM has one vCPU.  The debug kernel has no
+# ACPI, so it sees one CPU whatever qemu gives it (found in 2026-11: the
+# debug lane's VM was given two "for races across CPUs" and used one).
+# netns-debian-late's VM, in the tail, has two: router_rfs.sh moves flows
+# between CPUs.  Six vCPUs on two cores made every lane about four times
 # slower than alone (coding_read.sh 1225 s against 286 s): TCG's vCPU
 # threads wait on each other's preempted lock holders, with lockdep and
 # KASAN the longer.  With one vCPU each in the other lanes, it took 366 s.  The stock kernel's lane needs no debug kernel, so it

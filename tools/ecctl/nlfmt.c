@@ -111,6 +111,7 @@ static const struct {
 	{ ECPROXY_A_STATS_SYNS_RESENT, "syns_resent" },
 	{ ECPROXY_A_STATS_PACE_WAITS, "pace_waits" },
 	{ ECPROXY_A_STATS_HYSTART_EXITS, "hystart_exits" },
+	{ ECPROXY_A_STATS_OFF_HOME, "off_home" },
 };
 
 static json_object *u64_json(const struct nlattr *a)
@@ -370,10 +371,10 @@ void ecctl_fmt_stats_text(json_object *st, const char *in)
 	       num(st, "pace_waits"), num(st, "hystart_exits"));
 	printf("%spmtu-updates %" PRId64 " syns-resent %" PRId64
 	       " time-wait-resets %" PRId64 " window-probes %" PRId64
-	       " tail-probes %" PRId64,
+	       " tail-probes %" PRId64 " off-home %" PRId64,
 	       in, num(st, "pmtu_updates"), num(st, "syns_resent"),
 	       num(st, "time_wait_resets"), num(st, "window_probes"),
-	       num(st, "tail_probes"));
+	       num(st, "tail_probes"), num(st, "off_home"));
 	/* A task's: what its last run sent per second. */
 	if (json_object_object_get_ex(st, "rate", &v))
 		printf(" measured-rate %s",

@@ -407,6 +407,14 @@
  *                   ended before a loss did: a round's least round trip
  *                   grew by an eighth of the least seen (4-16 ms), the
  *                   queue of a bottleneck filling.
+ *    OFF_HOME: segments of a connection's client, sources or targets
+ *              that came in on a CPU other than the connection's home
+ *              (the CPU that accepted it), where they take the task's
+ *              lock in turns with the home CPU.  ecproxy steers each of
+ *              a connection's flows home through Receive Flow Steering
+ *              when the administrator enables RFS
+ *              (net.core.rps_sock_flow_entries and each receive queue's
+ *              rps_flow_cnt).
  *    DROPS: NLA_NESTED, one NLA_U64 per reason, the attribute type being
  *           the reason (enum ecproxy_drop_reason): packets of a task
  *           that were invalid and dropped.
@@ -577,6 +585,7 @@ enum ecproxy_stats_attr {
 	ECPROXY_A_STATS_SYNS_RESENT,
 	ECPROXY_A_STATS_PACE_WAITS,
 	ECPROXY_A_STATS_HYSTART_EXITS,
+	ECPROXY_A_STATS_OFF_HOME,
 	__ECPROXY_A_STATS_MAX
 };
 #define ECPROXY_A_STATS_MAX (__ECPROXY_A_STATS_MAX - 1)

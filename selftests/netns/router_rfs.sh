@@ -1,0 +1,96 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A connection's flows on one CPU (kmod/steer.h).  A's client runs on
+# CPU 0 and B2's and B3's servers on CPU 1.  veth delivers a packet on the
+# CPU that sent it, so without steering S takes B2's and B3's segments on
+# CPU 1, away from the connection's home (CPU 0, where the client's SYN
+# came in), and counts them in off-home.  With Receive Flow Steering
+# enabled (net.core.rps_sock_flow_entries, rps_flow_cnt on S's links),
+# ecproxy records every flow of the connection as its home's and RFS moves
+# them there: off-home stays at the few segments each flow sends before
+# S first sees it.  Byte-exact either way.  Needs two CPUs (make check
+# runs it in netns-debian-late, whose VM has two).  ../lib/topo.sh with
+# RS(3,2).
+set -u
+. "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/ec.sh"
+
+if [ "$(nproc)" -lt 2 ]; then
+	tap_skip "a connection's flows on one CPU" "one CPU"
+	tap_done
+	exit
+fi
+
+topo_init rfs
+rfs_entries=$(sysctl -n net.core.rps_sock_flow_entries)
+trap 'sysctl -q -w net.core.rps_sock_flow_entries=$rfs_entries; topo_cleanup' EXIT
+pp modprobe ecproxy
+topo_setup 1 3 || exit 1
+
+# rfs N: RFS with N entries per receive queue of S's links (0: off).
+rfs() {
+	local x
+	pp sysctl -q -w net.core.rps_sock_flow_entries=$(($1 * 8)) || return 1
+	for x in "${topo_nodes[@]}"; do
+		ip netns exec "$S" sh -c "echo $1 > /sys/class/net/to-$x/queues/rx-0/rps_flow_cnt" ||
+			return 1
+	done
+}
+
+# pin NODE CPU: NODE's processes (its server, and what it forks) on CPU.
+pin() {
+	local p
+	for p in $(ip netns pids "$P-$1"); do
+		taskset -a -p -c "$2" "$p" >/dev/null || return 1
+	done
+}
+
+# run DESC ID: rebuild fragment 0 with the client on CPU 0, B1 on CPU 0,
+# B2 and B3 on CPU 1; sets off (off-home) and segs (segments from the
+# sources).
+run() {
+	local desc=$1 id=$2
+	off=-1
+	segs=0
+	if ! ec_prep "$id" isal-cauchy 3 2 0 $((3 << 20)) ||
+		! pin b1 0 || ! pin b2 1 || ! pin b3 1; then
+		tap_fail "$desc" "setting up the sources, the task or their CPUs failed"
+		ec_stop_servers
+		return
+	fi
+	taskset -p -c 0 $$ >/dev/null
+	ec_fetch "$id"
+	taskset -p -c 0-$(($(nproc) - 1)) $$ >/dev/null
+	ec_verify "$desc" "$id"
+	ec_stop_servers
+	wait_for 10 ec_conn_idle "$id"
+	off=$(ec_stats "$id" .stats.off_home)
+	segs=$(ec_stats "$id" '[.sources[].stats.segs_in] | add')
+	echo "# $desc: $off of $segs source segments (and the client's) off home" >&2
+}
+
+run "RFS off: RS(3,2), sources on both CPUs, 1 MiB fragment" 1
+if [ "$off" -gt $((segs / 10)) ]; then
+	tap_ok "RFS off: the segments that came in on CPU 1 are counted off home ($off of $segs)"
+else
+	tap_fail "RFS off: the segments that came in on CPU 1 are counted off home" \
+		"off-home $off of $segs source segments"
+fi
+
+if rfs 4096; then
+	run "RFS on: RS(3,2), sources on both CPUs, 1 MiB fragment" 2
+	# Each of the four flows may be seen once away from home, before S
+	# has recorded it; a few more for a sender's rehash after a loss.
+	if [ "$off" -ge 0 ] && [ "$off" -le 16 ]; then
+		tap_ok "RFS on: S steers every flow to its home CPU ($off of $segs off home)"
+	else
+		tap_fail "RFS on: S steers every flow to its home CPU" \
+			"off-home $off of $segs source segments"
+	fi
+	rfs 0
+else
+	tap_fail "enable RFS on S's links" "sysctl or sysfs refused"
+fi
+
+tap_done
