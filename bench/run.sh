@@ -548,7 +548,7 @@ routerscale_run() {	# WAY N: one CSV line (WAY ecproxy-rfs: ecproxy, RFS on)
 		fi
 		pids+=($!)
 	done
-	sleep "$(awk -v at="$at" -v now="$(date +%s.%N)" 'BEGIN { d = at - now - 0.2; printf "%.3f", d > 0 ? d : 0 }')"
+	sleep "$(awk -v at="$at" -v now="$(date +%s.%N)" 'BEGIN { d = at - now - 0.2; printf "%.3f", (d > 0 ? d : 0) }')"
 	a=$(bench_s_sample)
 	wait "${pids[@]}"
 	b=$(bench_s_sample)
