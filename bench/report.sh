@@ -282,6 +282,7 @@ if [ -s "$out/routerscale.csv" ]; then
 			for (i = 1; i <= cnt; i++) for (j = i + 1; j <= cnt; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
 			return v[int((cnt + 1) / 2)] }
 		function way(k, f) {
+			if (!n[k]) return ",,,,,,"
 			return sprintf(",%.3f,%.2f,%s,%.2f,%.2f,%.0f", med(r, k), med(b, k), p[k], med(c, k),
 				med(c, f) ? med(c, k) / med(c, f) : 0, med(h, k)) }
 		END {
@@ -289,7 +290,7 @@ if [ -s "$out/routerscale.csv" ]; then
 				"ecproxy_mbit_s,ecproxy_s_busy,ecproxy_busy_per_cpu,ecproxy_ns_per_input_byte,input_ratio,off_home," \
 				"rfs_mbit_s,rfs_s_busy,rfs_busy_per_cpu,rfs_ns_per_input_byte,rfs_input_ratio,rfs_off_home,exact"
 			for (i = 0; i < m; i++) { t = o[i]; f = "replication" SUBSEP t; x = "ecproxy" SUBSEP t; y = "ecproxy-rfs" SUBSEP t
-				if (!n[f] || !n[x] || !n[y]) continue
+				if (!n[f]) continue
 				printf "%s,%.3f,%.2f,%s,%.2f%s%s,%d/%d; %d/%d; %d/%d\n", t, med(r, f), med(b, f), p[f], med(c, f),
 					way(x, f), way(y, f), got[f], all[f], got[x], all[x], got[y], all[y] }
 		}' "$out/routerscale.csv" > "$out/routerscale-summary.csv"
@@ -317,8 +318,8 @@ if [ -s "$out/routerscale.csv" ]; then
 		echo "|---:|---|---:|---|---:|---:|---:|---|"
 		awk -F, 'NR > 1 { gsub(";", " / ", $4); gsub(";", " / ", $8); gsub(";", " / ", $14); split($18, ex, "; ")
 			printf "| %d | forwarding | %.1f | %.0f%% (%s) | %.1f | | | %s |\n", $1, $2, 100 * $3, $4, $5, ex[1]
-			printf "| | ecproxy | %.1f | %.0f%% (%s) | %.1f | **%.2f** | %d | %s |\n", $6, 100 * $7, $8, $9, $10, $11, ex[2]
-			printf "| | ecproxy, RFS | %.1f | %.0f%% (%s) | %.1f | **%.2f** | %d | %s |\n", $12, 100 * $13, $14, $15, $16, $17, ex[3] }' \
+			if ($6 != "") printf "| | ecproxy | %.1f | %.0f%% (%s) | %.1f | **%.2f** | %d | %s |\n", $6, 100 * $7, $8, $9, $10, $11, ex[2]
+			if ($12 != "") printf "| | ecproxy, RFS | %.1f | %.0f%% (%s) | %.1f | **%.2f** | %d | %s |\n", $12, 100 * $13, $14, $15, $16, $17, ex[3] }' \
 			"$out/routerscale-summary.csv"
 		echo
 	} >> "$md"

@@ -529,7 +529,7 @@ fi
 # connection's flows on its CPU (kmod/steer.h).  The samples bracket the
 # transfers: the clients wait for a common start.
 routerscale_run() {	# WAY N: one CSV line (WAY ecproxy-rfs: ecproxy, RFS on)
-	local w=$1 n=$2 a b t at pids=() exact=0 r off=0
+	local w=$1 n=$2 a b t at pids=() exact=0 r off=0 v
 	for t in $(seq 1 "$n"); do
 		[ "$w" = replication ] ||
 			ec_task $((100 + t)) isal-cauchy 3 2 0 timeout handshake 30000 >&2
@@ -555,7 +555,9 @@ routerscale_run() {	# WAY N: one CSV line (WAY ecproxy-rfs: ecproxy, RFS on)
 	for t in $(seq 1 "$n"); do
 		[ "$(jq -r .sha256_ok "$tmp/conc.$t" 2>/dev/null)" = true ] && exact=$((exact + 1))
 		[ "$w" = replication ] && continue
-		off=$((off + $(ec_stats $((100 + t)) .stats.off_home || echo 0)))
+		v=$(ec_stats $((100 + t)) '.stats.off_home // 0')
+		[[ $v =~ ^[0-9]+$ ]] || v=0
+		off=$((off + v))
 		ecq "$S" task del id $((100 + t))
 	done
 	[ -n "$a" ] && [ -n "$b" ] || { say "  $w: S's sampler failed"; exact=0; }
@@ -586,7 +588,10 @@ if want routerscale && s_alone routerscale && bench_s_steer 2; then
 			for rep in $(seq 1 "$reps"); do
 				for w in replication ecproxy ecproxy-rfs; do
 					say "router CPU across CPUs: $w, $n at once, run $rep"
-					[ "$w" != ecproxy-rfs ] || bench_s_rfs on || say "  RFS: S refused it"
+					if [ "$w" = ecproxy-rfs ] && ! bench_s_rfs on; then
+						say "  RFS: S refused it; skipped"
+						continue
+					fi
 					routerscale_run $w "$n" >> "$out/routerscale.csv"
 					[ "$w" != ecproxy-rfs ] || bench_s_rfs off
 					say "  $(tail -1 "$out/routerscale.csv")"

@@ -394,8 +394,8 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 	INIT_WORK(&c->free_work, ecp_conn_free_work);
 	c->src_mss = 0xffff;
 	/*
-	 * Home is where the client's SYN came in (or the task's timer ran):
-	 * RSS spreads clients, so tasks spread over the CPUs with them.
+	 * Home is where the client's SYN came in (for DEST, where TASK_START
+	 * ran): RSS spreads clients, so tasks spread over the CPUs with them.
 	 */
 	c->home = raw_smp_processor_id();
 	/* As for S's own sockets: tcp_timestamps 0 offers none. */

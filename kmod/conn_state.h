@@ -515,9 +515,9 @@ bool ecp_conn_ts_paws(struct ecp_conn *c, const struct ecp_ts *ts,
  */
 bool ecp_conn_oow_ack(struct ecp_conn_peer *pr);
 /*
- * A segment of c's, valid and in time: counted in OFF_HOME if it came in
- * on a CPU other than c's home, and its flow steered home (steer.h).
- * Caller holds rcu_read_lock().
+ * A segment on one of c's flows (before its window checks): counted in
+ * OFF_HOME if it came in on a CPU other than c's home, and its flow
+ * steered home (steer.h).  Caller holds rcu_read_lock().
  */
 void ecp_conn_steer(struct ecp_conn *c, struct sk_buff *skb);
 /* The client's SYN to an idle task: start the k handshakes. */

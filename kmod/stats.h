@@ -4,9 +4,10 @@
  * below; netlink reads them with ecp_stats_put().
  *
  * Counters are atomic64_t rather than per-CPU: one task serves one
- * connection at a time, so its counters are written from whichever CPU
- * handles that connection's packets, and contention is nil.  Per-CPU
- * copies would cost NR_CPUS times the memory per task for no gain.
+ * connection at a time, so its counters are written, under the task's
+ * lock, from whichever CPU handles that connection's packets (its home,
+ * with RFS: steer.h), where the lock's cache line travels anyway.  Per-CPU
+ * copies would cost NR_CPUS times the memory per task.
  */
 #ifndef _ECP_STATS_H
 #define _ECP_STATS_H

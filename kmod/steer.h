@@ -15,6 +15,10 @@
  * RFS is the administrator's to enable (net.core.rps_sock_flow_entries
  * and each receive queue's rps_flow_cnt): without it this costs one
  * static branch, and the flows stay where RSS puts them.
+ *
+ * Every segment that matches a live connection's ports records its flow,
+ * before the window and PAWS checks: a forged one can only record the
+ * same flow for the same home.
  */
 #ifndef _ECP_STEER_H
 #define _ECP_STEER_H
@@ -22,6 +26,15 @@
 #include <linux/netdevice.h>
 #include <linux/rcupdate.h>
 #include <linux/skbuff.h>
+#ifdef ECP_RPS_HOTDATA
+#include <net/hotdata.h>
+#include <net/rps.h>
+#define ecp_rps_sock_flow_table	net_hotdata.rps_sock_flow_table
+#define ecp_rps_cpu_mask	net_hotdata.rps_cpu_mask
+#else
+#define ecp_rps_sock_flow_table	rps_sock_flow_table
+#define ecp_rps_cpu_mask	rps_cpu_mask
+#endif
 
 /*
  * Steer @skb's flow to @cpu.  Caller holds rcu_read_lock() (the hook's).
@@ -36,12 +49,12 @@ static inline void ecp_steer_flow(struct sk_buff *skb, unsigned int cpu)
 
 	if (!static_branch_unlikely(&rfs_needed))
 		return;
-	table = rcu_dereference(rps_sock_flow_table);
+	table = rcu_dereference(ecp_rps_sock_flow_table);
 	hash = skb_get_hash(skb);
 	if (!table || !hash)
 		return;
 	i = hash & table->mask;
-	val = (hash & ~rps_cpu_mask) | cpu;
+	val = (hash & ~ecp_rps_cpu_mask) | cpu;
 	/* Paired with get_rps_cpu()'s READ_ONCE(); no write if unchanged. */
 	if (READ_ONCE(table->ents[i]) != val)
 		WRITE_ONCE(table->ents[i], val);

@@ -83,7 +83,8 @@ fi
 # selftests/vm/run --kernel debug -- selftests/netns/run.sh selftests/netns/hostile.sh).
 # coding_write.sh fills a second debug lane.  The stock lane is
 # full (it ran out of its VM's hour on a slow machine with router_conns
-# in it): router_conns.sh runs on the stock kernel after netns-debug-write.
+# in it): router_conns.sh runs on the stock kernel in the tail (below),
+# with router_rfs.sh, which needs two vCPUs.
 debug_files=" genl.sh nlfuzz.sh task.sh faults.sh fallback.sh coding_read.sh "
 debug_write_files=" coding_write.sh "
 debian_late_files=" router_conns.sh router_rfs.sh "
@@ -211,8 +212,9 @@ case " $stages " in
 *" style "* | *" kunit "* | *" netns-debug"*) say "debug kernel: $(scripts/debug-kernel.sh)" ;;
 esac
 {
+	# A lane waiting for it must not wait for ever if it dies.
+	trap 'mkdir -p "$res/claim-host-done"' EXIT
 	lane style tools unit dkms
-	mkdir "$res/claim-host-done"
 } > "$res/lane-host.log" 2>&1 &
 lane_host=$!
 {

@@ -16,7 +16,8 @@ set -u
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/ec.sh"
 
-if [ "$(nproc)" -lt 2 ]; then
+ncpu=$(nproc)
+if [ "$ncpu" -lt 2 ]; then
 	tap_skip "a connection's flows on one CPU" "one CPU"
 	tap_done
 	exit
@@ -61,7 +62,7 @@ run() {
 	fi
 	taskset -p -c 0 $$ >/dev/null
 	ec_fetch "$id"
-	taskset -p -c 0-$(($(nproc) - 1)) $$ >/dev/null
+	taskset -p -c 0-$((ncpu - 1)) $$ >/dev/null
 	ec_verify "$desc" "$id"
 	ec_stop_servers
 	wait_for 10 ec_conn_idle "$id"
