@@ -588,12 +588,12 @@ if want routerscale && s_alone routerscale && bench_s_steer 2; then
 			for rep in $(seq 1 "$reps"); do
 				for w in replication ecproxy ecproxy-rfs; do
 					say "router CPU across CPUs: $w, $n at once, run $rep"
-					if [ "$w" = ecproxy-rfs ] && ! bench_s_rfs on; then
+					if [ "$w" = ecproxy-rfs ] && ! topo_rfs on; then
 						say "  RFS: S refused it; skipped"
 						continue
 					fi
 					routerscale_run $w "$n" >> "$out/routerscale.csv"
-					[ "$w" != ecproxy-rfs ] || bench_s_rfs off
+					[ "$w" != ecproxy-rfs ] || topo_rfs off
 					say "  $(tail -1 "$out/routerscale.csv")"
 				done
 			done

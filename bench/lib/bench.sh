@@ -12,7 +12,7 @@
 # PROFILE K M LOST SHA, jget JSON KEY, bench_env, bench_bits RATE,
 # bench_cap X RATE [LEAF], bench_uncap X, bench_qdrops X,
 # bench_bytes NS DEVS STAT,
-# bench_ping_start NS ADDR FILE, bench_ping_stop FILE, bench_s_steer, bench_s_rfs,
+# bench_ping_start NS ADDR FILE, bench_ping_stop FILE, bench_s_steer,
 # bench_s_sample_start, bench_s_sample, bench_s_sample_stop, bench_s_null,
 # bench_s_perf_start, bench_s_perf_stop FILE.
 
@@ -196,24 +196,6 @@ bench_s_unsteer() {
 	done
 	taskset -a -p -c "0-$(($(nproc --all) - 1))" $$ >/dev/null
 	bench_s_cpus=
-}
-
-# bench_s_rfs on|off: Receive Flow Steering on S's links, sized as the
-# kernel's scaling.rst suggests (32768 flows; 4096 per receive queue), or off
-# again (the value the machine had before).  The global table is the
-# initial namespace's (the VM=0 box's, or S's VM's own).
-bench_s_rfs_was=
-bench_s_rfs() {
-	local e=32768 n=4096 root=(bash -c)
-	[ -z "${ECP_S_VM:-}" ] || root=(topo_s_run)
-	if [ "$1" = off ]; then
-		e=${bench_s_rfs_was:-0}
-		n=0
-	elif [ -z "$bench_s_rfs_was" ]; then
-		bench_s_rfs_was=$("${root[@]}" "sysctl -n net.core.rps_sock_flow_entries") || return 1
-	fi
-	"${root[@]}" "sysctl -q -w net.core.rps_sock_flow_entries=$e" &&
-		topo_s_run "for q in /sys/class/net/*/queues/rx-*; do echo $n > \$q/rps_flow_cnt || exit 1; done"
 }
 
 # bench_cpumask FIRST LAST: CPUs FIRST..LAST as rps_cpus takes them:

@@ -26,7 +26,7 @@
 # At most 9 clients, 89 storage nodes and 39 targets.
 #
 # Functions: topo_init TAG, topo_setup NA NB, topo_node X, topo_cleanup,
-# topo_s_run CMD, topo_link_mac SIDE J, topo_link_dev SIDE J,
+# topo_s_run CMD, topo_link_mac SIDE J, topo_link_dev SIDE J, topo_rfs on|off,
 # topo_net X, topo_addr X, topo_kill_ns NS [SIG], topo_each_link FN ARGS...,
 # topo_mtu X MTU, topo_tbf RATE, topo_cap I RATE, topo_delay I MS, topo_uncap I,
 # topo_cap_b I RATE, topo_uncap_b I, topo_listening NS PORT,
@@ -266,6 +266,7 @@ topo_kill_ns() {
 
 topo_cleanup() {
 	local x
+	topo_rfs off >/dev/null 2>&1
 	for x in "${topo_nodes[@]}"; do
 		topo_kill_ns "$P-$x"
 		ip netns del "$P-$x" 2>/dev/null
@@ -286,6 +287,28 @@ topo_cleanup() {
 	topo_routers=()
 	rm -rf "$tmp"
 	return 0
+}
+
+# topo_rfs on|off: Receive Flow Steering on every receive queue of S's
+# links, sized as the kernel's scaling.rst suggests (32768 flows; 4096 per
+# queue), or off.  The flow table is global, the initial namespace's (this
+# machine's, or S's VM's own): off, and topo_cleanup, give it back the size
+# it had before.
+topo_rfs_was=
+topo_rfs() {
+	local e=32768 n=4096 root=(bash -c)
+	[ -z "${ECP_S_VM:-}" ] || root=(topo_s_run)
+	if [ "$1" = off ]; then
+		[ -n "$topo_rfs_was" ] || return 0
+		e=$topo_rfs_was
+		n=0
+	elif [ -z "$topo_rfs_was" ]; then
+		topo_rfs_was=$("${root[@]}" "sysctl -n net.core.rps_sock_flow_entries") || return 1
+	fi
+	"${root[@]}" "sysctl -q -w net.core.rps_sock_flow_entries=$e" &&
+		topo_s_run "for q in /sys/class/net/*/queues/rx-*; do echo $n > \$q/rps_flow_cnt || exit 1; done" ||
+		return 1
+	[ "$1" != off ] || topo_rfs_was=
 }
 
 # topo_each_link FN ARGS...: FN NS DEV ARGS... for both ends of every link.

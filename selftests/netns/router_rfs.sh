@@ -24,20 +24,8 @@ if [ "$ncpu" -lt 2 ]; then
 fi
 
 topo_init rfs
-rfs_entries=$(sysctl -n net.core.rps_sock_flow_entries)
-trap 'sysctl -q -w net.core.rps_sock_flow_entries=$rfs_entries; topo_cleanup' EXIT
 pp modprobe ecproxy
 topo_setup 1 3 || exit 1
-
-# rfs N: RFS with N entries per receive queue of S's links (0: off).
-rfs() {
-	local x
-	pp sysctl -q -w net.core.rps_sock_flow_entries=$(($1 * 8)) || return 1
-	for x in "${topo_nodes[@]}"; do
-		ip netns exec "$S" sh -c "echo $1 > /sys/class/net/to-$x/queues/rx-0/rps_flow_cnt" ||
-			return 1
-	done
-}
 
 # pin NODE CPU: NODE's processes (its server, and what it forks) on CPU.
 pin() {
@@ -79,7 +67,7 @@ else
 		"off-home $off of $segs source segments"
 fi
 
-if rfs 4096; then
+if pp topo_rfs on; then
 	run "RFS on: RS(3,2), sources on both CPUs, 1 MiB fragment" 2
 	# Each of the four flows may be seen once away from home, before S
 	# has recorded it; a few more for a sender's rehash after a loss.
@@ -89,7 +77,7 @@ if rfs 4096; then
 		tap_fail "RFS on: S steers every flow to its home CPU" \
 			"off-home $off of $segs source segments"
 	fi
-	rfs 0
+	topo_rfs off
 else
 	tap_fail "enable RFS on S's links" "sysctl or sysfs refused"
 fi
