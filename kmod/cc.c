@@ -228,8 +228,10 @@ EXPORT_SYMBOL_IF_KUNIT(ecp_cc_restart);
 
 void ecp_cc_recovered(struct ecp_cc *cc)
 {
-	cc->cwnd = min(cc->cwnd, cc->ssthresh);
+	cc->cwnd = cc->rto || !cc->prr_fs ? min(cc->cwnd, cc->ssthresh) :
+		   cc->ssthresh;
 	cc->rto = false;
+	cc->prr_fs = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_cc_recovered);
 
@@ -256,6 +258,7 @@ EXPORT_SYMBOL_IF_KUNIT(ecp_cc_loss);
 
 void ecp_cc_timeout(struct ecp_cc *cc, u64 flight, u64 nxt, u32 mss)
 {
+	cc->prr_fs = 0;
 	cc->ssthresh = ecp_cc_beta(flight, mss);
 	cc->cwnd = mss;
 	cc->recover = nxt;
@@ -318,5 +321,34 @@ void ecp_cc_recover(struct ecp_cc *cc, u64 flight, u64 nxt, u32 mss)
 	ecp_cc_loss(cc, flight, mss);
 	cc->recover = nxt;
 	cc->rto = false;
+	cc->prr_fs = max_t(u64, flight, mss);
+	cc->prr_delivered = 0;
+	cc->prr_out = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_cc_recover);
+
+void ecp_cc_prr(struct ecp_cc *cc, u64 delivered, u64 pipe, bool advanced,
+		u32 mss)
+{
+	u64 sndcnt;
+
+	if (!delivered || !cc->prr_fs)
+		return;
+	cc->prr_delivered += delivered;
+	if (pipe > cc->ssthresh) {
+		/* ceil(ssthresh * delivered / RecoverFS) - out */
+		sndcnt = div64_u64((u64)cc->ssthresh * cc->prr_delivered +
+				   cc->prr_fs - 1, cc->prr_fs);
+		sndcnt = sndcnt > cc->prr_out ? sndcnt - cc->prr_out : 0;
+	} else {
+		sndcnt = cc->prr_delivered > cc->prr_out ?
+			 cc->prr_delivered - cc->prr_out : 0;
+		sndcnt = max(sndcnt, delivered);
+		/* As Linux: a segment more when the ack moved. */
+		if (advanced)
+			sndcnt += mss;
+		sndcnt = min(sndcnt, cc->ssthresh - pipe);
+	}
+	cc->cwnd = clamp_t(u64, pipe + sndcnt, mss, ECP_CC_MAX);
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_cc_prr);

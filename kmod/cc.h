@@ -67,6 +67,10 @@ struct ecp_cc {
 	u64 cwr;	/* what was sent when an ECN echo cut the window */
 	u8 dupacks;	/* in a row, at the current ack; saturates */
 	bool rto;	/* the recovery began with an RTO */
+	/* PRR (ecp_cc_prr()) in a fast recovery: */
+	u64 prr_fs;	/* what was outstanding when it began (RecoverFS) */
+	u64 prr_delivered;	/* what the output got since: acked or SACKed */
+	u64 prr_out;	/* what S sent since, re-sent or new */
 	/* Was the window used (ecp_cc_sent())?  As tcp_cwnd_validate(). */
 	bool full;	/* S was held back by cwnd in this flight */
 	u32 used;	/* most bytes unacknowledged in this flight */
@@ -189,6 +193,29 @@ bool ecp_cc_ece(struct ecp_cc *cc, u64 ack, u64 flight, u64 nxt, u32 mss);
 void ecp_cc_recover(struct ecp_cc *cc, u64 flight, u64 nxt, u32 mss);
 
 /*
+ * Proportional Rate Reduction (RFC 6937, Linux's tcp_cwnd_reduction()):
+ * in a fast recovery an ACK told that the output got @delivered more
+ * bytes (acked or SACKed, not counted before), with @pipe bytes still in
+ * the network (sack.h) and the ack @advanced or not.  The window becomes
+ * the pipe plus what may go now: while the pipe is above ssthresh, 7/10
+ * of what was delivered since the recovery began, less what was sent,
+ * so that the queue that overflowed drains as the recovery goes; once
+ * it is below, what was delivered, up to ssthresh (slow start's bound).
+ * A window cut at once to 7/10 of a slow start's overshoot, several
+ * times what the path holds, would fill the queue again with the
+ * recovery's own copies, lose them, and end in an RTO.
+ */
+void ecp_cc_prr(struct ecp_cc *cc, u64 delivered, u64 pipe, bool advanced,
+		u32 mss);
+
+/* S sent @len bytes, re-sent or new, to the output (for PRR). */
+static inline void ecp_cc_prr_sent(struct ecp_cc *cc, u64 ack, u32 len)
+{
+	if (ack < cc->recover && !cc->rto)
+		cc->prr_out += len;
+}
+
+/*
  * The window arithmetic under ecp_cc_ack(), for tests: @acked new bytes
  * were acknowledged at @now_us (microseconds).  In recovery (@recovering:
  * the ack is partial, RFC 6582) the window does not grow.  In congestion
@@ -201,7 +228,9 @@ void ecp_cc_acked(struct ecp_cc *cc, u32 acked, u32 mss, bool recovering,
 		  u64 now_us);
 
 /*
- * Recovery ended: the client acknowledged everything outstanding when it began.
+ * Recovery ended: the client acknowledged everything outstanding when it
+ * began.  After a fast recovery the window is ssthresh, whatever PRR left
+ * (tcp_end_cwnd_reduction()); after an RTO, slow start's, up to it.
  */
 void ecp_cc_recovered(struct ecp_cc *cc);
 

@@ -150,6 +150,59 @@ static void ecp_cc_recovery_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cc.cwnd, 2 * MSS);
 }
 
+/*
+ * PRR (RFC 6937): a slow start put 300 segments out and lost many.  While
+ * the pipe is above ssthresh (7/10 of 300), S may send 7/10 of what the
+ * output gets; below it, what the output gets and a segment per ack that
+ * moved, up to ssthresh.  At the end the window is ssthresh.  Not after
+ * an RTO, whose window is slow start's.
+ */
+static void ecp_cc_prr_test(struct kunit *test)
+{
+	struct ecp_cc cc;
+
+	ecp_cc_init(&cc, MSS);
+	ecp_cc_recover(&cc, 300 * MSS, 300 * MSS, MSS);
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, 210 * MSS);
+	/* Nothing delivered, nothing changes. */
+	ecp_cc_prr(&cc, 0, 280 * MSS, false, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 210 * MSS);
+	ecp_cc_prr(&cc, 10 * MSS, 280 * MSS, false, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 287 * MSS);
+	ecp_cc_prr_sent(&cc, 0, 7 * MSS);
+	ecp_cc_prr(&cc, 10 * MSS, 277 * MSS, true, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 284 * MSS);
+	/* In bytes, rounded up: 7/10 of 23 segments is 16.1, 14 went. */
+	ecp_cc_prr_sent(&cc, 0, 7 * MSS);
+	ecp_cc_prr(&cc, 3 * MSS, 274 * MSS, false, MSS);
+	KUNIT_EXPECT_EQ(test, cc.prr_delivered, 23ULL * MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 274 * MSS + DIV_ROUND_UP(210 * 23 * MSS, 300) -
+			14 * MSS);
+	ecp_cc_prr_sent(&cc, 0, 2 * MSS);
+	/* Below ssthresh: delivered less sent (7), a segment more, up to it. */
+	ecp_cc_prr(&cc, 5 * MSS, 190 * MSS, true, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 203 * MSS);
+	ecp_cc_prr(&cc, 30 * MSS, 200 * MSS, true, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 210 * MSS);
+	/* Bytes sent outside the recovery do not count. */
+	ecp_cc_prr_sent(&cc, 300 * MSS, 50 * MSS);
+	KUNIT_EXPECT_EQ(test, cc.prr_out, 16ULL * MSS);
+	KUNIT_EXPECT_FALSE(test, ecp_cc_ack(&cc, 0, 300 * MSS, MSS, 0));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 210 * MSS);
+
+	/* A recovery that PRR left at a small window ends at ssthresh. */
+	ecp_cc_recover(&cc, 100 * MSS, 400 * MSS, MSS);
+	ecp_cc_prr(&cc, MSS, 10 * MSS, true, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 12 * MSS);
+	KUNIT_EXPECT_FALSE(test, ecp_cc_ack(&cc, 300 * MSS, 400 * MSS, MSS, 0));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 70 * MSS);
+
+	/* After an RTO: slow start's window, no PRR. */
+	ecp_cc_timeout(&cc, 100 * MSS, 500 * MSS, MSS);
+	ecp_cc_prr(&cc, 10 * MSS, 0, true, MSS);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, MSS);
+}
+
 /* Limited transmit: a segment per duplicate, two at most, none in recovery. */
 static void ecp_cc_limited_test(struct kunit *test)
 {
@@ -472,6 +525,7 @@ static struct kunit_case ecp_cc_test_cases[] = {
 	KUNIT_CASE(ecp_cc_avoidance_test),
 	KUNIT_CASE(ecp_cc_cbrt_test),
 	KUNIT_CASE(ecp_cc_recovery_test),
+	KUNIT_CASE(ecp_cc_prr_test),
 	KUNIT_CASE(ecp_cc_limited_test),
 	KUNIT_CASE(ecp_cc_timeout_test),
 	KUNIT_CASE(ecp_cc_validate_test),

@@ -201,15 +201,13 @@ static void ecp_conn_unhash_ports(struct ecp_conn *c)
 }
 
 /*
- * What a connection holds besides its own memory: the outputs'
- * scoreboards (the sources' records are the task's, ecp_task_mem()).
+ * What a connection holds besides its own memory: its place in its home
+ * CPU's count (steer.c).  The sources' records and the outputs'
+ * scoreboards are the task's (ecp_task_mem()).
  */
 static void ecp_conn_release(struct ecp_conn *c)
 {
-	unsigned int i;
-
-	for (i = 0; i < c->nout; i++)
-		ecp_sack_destroy(&c->out[i].sack);
+	ecp_steer_leave(c->home);
 }
 
 void ecp_conn_free(struct ecp_conn *c)
@@ -371,7 +369,7 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 {
 	bool targets = t->mode == ECPROXY_MODE_DEST ||
 		       t->mode == ECPROXY_MODE_WRITE;
-	unsigned int i, nout = targets ? t->nrow : 1;
+	unsigned int i, nout = ecp_task_nout(t->mode, t->nrow);
 	struct ecp_conn *c;
 	size_t rows = ALIGN(struct_size(c, src, t->k), sizeof(u64));
 	size_t outs = rows + t->nrow * sizeof(struct ecp_conn_row);
@@ -394,10 +392,10 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 	INIT_WORK(&c->free_work, ecp_conn_free_work);
 	c->src_mss = 0xffff;
 	/*
-	 * Home is where the client's SYN came in (for DEST, where TASK_START
-	 * ran): RSS spreads clients, so tasks spread over the CPUs with them.
+	 * Without RFS, home is where the client's SYN came in (for DEST,
+	 * where TASK_START ran); with it, the least loaded CPU (steer.c).
 	 */
-	c->home = raw_smp_processor_id();
+	c->home = ecp_steer_home();
 	/* As for S's own sockets: tcp_timestamps 0 offers none. */
 	c->ts_offer = READ_ONCE(net->ipv4.sysctl_tcp_timestamps);
 	for (i = 0; i < c->k; i++) {
@@ -441,8 +439,8 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 		o->peer.idx = i;
 		o->iss = get_random_u32();
 		o->rto = ECP_RTO_MIN;
-		if (ecp_sack_init(&o->sack, gfp))
-			goto err;
+		ecp_sack_init(&o->sack, ecp_task_scoreboard(t, i),
+			      ecp_task_holes(t->buffer_size));
 		if (!targets)
 			continue;
 		o->peer.addr = t->row[i].addr.ip;

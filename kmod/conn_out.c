@@ -133,6 +133,18 @@ static bool ecp_conn_out_probe_lost(const struct ecp_conn_out *o)
 	       ecp_sack_high(&o->sack) >= o->probe_end;
 }
 
+/*
+ * What output o has got of the stream, as far as S knows: acked, SACKed,
+ * and without SACK a segment per duplicate ACK of the recovery.  Its
+ * growth per ACK is what PRR counts as delivered: an ack that passes
+ * SACKed bytes (or duplicates) moves them from one term to the other.
+ */
+static u64 ecp_conn_out_delivered(const struct ecp_conn_out *o)
+{
+	return o->acked + ecp_sack_bytes(&o->sack) +
+	       (u64)o->sack.dups * o->mss;
+}
+
 /* After its ACK: is something lost, is a recovery to start? */
 static void ecp_conn_out_loss(struct ecp_conn *c, struct ecp_conn_out *o,
 			      bool dup)
@@ -167,8 +179,9 @@ void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o,
 {
 	/* A window update is not a duplicate ACK (RFC 5681 §2). */
 	bool win_changed = win != o->win;
+	u64 prev = o->acked, sacked = ecp_sack_bytes(&o->sack);
+	u64 delivered = ecp_conn_out_delivered(o);
 	bool dup = false;
-	u64 sacked;
 
 	/* The window opens: the persist backoff ends (tcp_ack_probe()). */
 	if (win >= o->mss && o->win < o->mss)
@@ -179,8 +192,6 @@ void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o,
 	else if (ack == o->acked && !data && !win_changed &&
 		 o->snd_nxt > o->acked)
 		dup = true;
-	/* Only an ACK that may be a duplicate needs the count (a walk). */
-	sacked = dup && o->sack_ok ? ecp_sack_bytes(&o->sack) : 0;
 	ecp_conn_out_sacked(o, p);
 	/*
 	 * With SACK, a duplicate is one that SACKs something new (RFC 6675
@@ -191,6 +202,14 @@ void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o,
 	if (dup && o->sack_ok && ecp_sack_bytes(&o->sack) <= sacked)
 		dup = false;
 	ecp_conn_out_loss(c, o, dup);
+	/* What may go in a fast recovery: as much as this ACK says left. */
+	if (ecp_cc_recovering(&o->cc, o->acked) && !o->cc.rto) {
+		u64 now = ecp_conn_out_delivered(o);
+
+		ecp_cc_prr(&o->cc, now > delivered ? now - delivered : 0,
+			   ecp_sack_pipe(&o->sack, o->snd_nxt, o->mss),
+			   o->acked > prev, o->mss);
+	}
 	/*
 	 * A congestion mark on the way to it, echoed (RFC 3168 §6.1.2): the
 	 * window is cut as for a loss, once per window, and nothing goes

@@ -84,7 +84,8 @@ static void ecp_conn_rcv_client_established(struct ecp_conn *c)
 
 	ecp_conn_set_state(c, ECPROXY_CONN_ESTABLISHED);
 	ecp_event_conn(c->net, t, ECPROXY_EVENT_CONN_ESTABLISHED,
-		       cl->peer.addr, cl->peer.port, 0, c->start, 0, -1, -1);
+		       cl->peer.addr, cl->peer.port, 0, c->start, c->home, 0,
+		       -1, -1);
 	cl->rto = ECP_RTO_MIN;
 	ecp_cc_init(&cl->cc, cl->mss);
 	for (i = 0; i < c->k; i++)

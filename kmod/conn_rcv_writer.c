@@ -44,7 +44,8 @@ static void ecp_conn_rcv_writer_established(struct ecp_conn *c)
 
 	ecp_conn_set_state(c, ECPROXY_CONN_ESTABLISHED);
 	ecp_event_conn(c->net, t, ECPROXY_EVENT_CONN_ESTABLISHED,
-		       c->w.peer.addr, c->w.peer.port, 0, c->start, 0, -1, -1);
+		       c->w.peer.addr, c->w.peer.port, 0, c->start, c->home, 0,
+		       -1, -1);
 	for (i = 0; i < c->k; i++)
 		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_ESTABLISHED);
 }

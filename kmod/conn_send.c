@@ -746,7 +746,7 @@ void ecp_conn_abort(struct ecp_conn *c, struct sk_buff_head *q, u8 err,
 	ecp_event_conn(c->net, t, ECPROXY_EVENT_CONN_FAILED,
 		       ecp_conn_caller(c)->peer.addr,
 		       ecp_conn_caller(c)->peer.port, c->bytes_out,
-		       c->start, err, err_src, err_tgt);
+		       c->start, -1, err, err_src, err_tgt);
 	ecp_conn_finish(c);
 	if (err_src >= 0)
 		WRITE_ONCE(t->src[err_src].state, ECPROXY_SOURCE_RESET);
@@ -845,6 +845,7 @@ u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 		ecp_stats_add(&c->t->stats, ECP_STAT_RESENT,
 			      DIV_ROUND_UP(len, o->mss));
 		ecp_sack_sent(&o->sack, start + len);
+		ecp_cc_prr_sent(&o->cc, o->acked, len);
 		ecp_pace_sent(&o->pace, now_ns, len);
 		pipe += len;
 		*budget -= min_t(u64, len, *budget);
@@ -864,6 +865,7 @@ static bool ecp_conn_send_new_out(struct ecp_conn *c, struct ecp_conn_out *o,
 		return false;
 	if (o->snd_nxt == o->acked)
 		o->last_progress = jiffies;
+	ecp_cc_prr_sent(&o->cc, o->acked, n);
 	o->snd_nxt += n;
 	ecp_rtt_sent(&o->rtt, o->snd_nxt, tcp_clock_us());
 	return true;
@@ -1136,8 +1138,8 @@ void ecp_conn_check_done(struct ecp_conn *c, struct sk_buff_head *q)
 	ecp_stats_inc(&t->stats, ECP_STAT_CONNS_DONE);
 	ecp_event_conn(c->net, t, ECPROXY_EVENT_CONN_DONE,
 		       ecp_conn_caller(c)->peer.addr,
-		       ecp_conn_caller(c)->peer.port, c->bytes_out, c->start, 0,
-		       -1, -1);
+		       ecp_conn_caller(c)->peer.port, c->bytes_out, c->start, -1,
+		       0, -1, -1);
 	for (i = 0; i < c->k; i++)
 		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_CLOSED);
 }

@@ -35,7 +35,8 @@ static size_t ecp_event_size(void)
 	       2 * nla_total_size_64bit(sizeof(u64)) +	/* BYTES, DURATION */
 	       3 * nla_total_size(sizeof(u8)) +	/* ERROR, ERROR_SOURCE/TARGET */
 	       2 * nla_total_size(sizeof(struct in6_addr)) + /* SOURCE/TARGET_ADDR */
-	       2 * nla_total_size(sizeof(u16));		/* SOURCE/TARGET_PORT */
+	       2 * nla_total_size(sizeof(u16)) +	/* SOURCE/TARGET_PORT */
+	       nla_total_size(sizeof(u32));		/* CPU */
 }
 
 /* A new event message, or NULL if nobody listens or memory is short. */
@@ -128,7 +129,8 @@ static int ecp_event_put_target(struct sk_buff *skb, const struct ecp_task *t,
 
 void ecp_event_conn(struct net *net, const struct ecp_task *t, u8 type,
 		    __be32 client, __be16 cport, u64 bytes,
-		    unsigned long start, u8 err, int err_src, int err_tgt)
+		    unsigned long start, int cpu, u8 err, int err_src,
+		    int err_tgt)
 {
 	u64 ms = jiffies_to_msecs(jiffies - start);
 	bool dest = t->mode == ECPROXY_MODE_DEST;
@@ -148,6 +150,7 @@ void ecp_event_conn(struct net *net, const struct ecp_task *t, u8 type,
 	if ((!dest &&
 	     (nla_put_in_addr(skb, ECPROXY_A_EVENT_CLIENT, client) ||
 	      nla_put_u16(skb, ECPROXY_A_EVENT_CLIENT_PORT, ntohs(cport)))) ||
+	    (cpu >= 0 && nla_put_u32(skb, ECPROXY_A_EVENT_CPU, cpu)) ||
 	    (end && (nla_put_u64_64bit(skb, ECPROXY_A_EVENT_BYTES, bytes,
 				       ECPROXY_A_EVENT_PAD) ||
 		     nla_put_u64_64bit(skb, ECPROXY_A_EVENT_DURATION, ms,

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * An output's scoreboard; see sack.h.  The SACKed ranges are few (at most
- * ECP_SACK_CAP), so every question is a linear walk over them.
+ * An output's scoreboard; see sack.h.
  */
 #include <linux/export.h>
 #include <linux/math64.h>
@@ -10,50 +9,22 @@
 
 #include "sack.h"
 
-int ecp_sack_init(struct ecp_sack *k, gfp_t gfp)
+void ecp_sack_init(struct ecp_sack *k, struct ecp_iv *storage, u32 cap)
 {
 	k->ack = 0;
+	k->sacked = 0;
 	k->lost = 0;
 	k->resent = 0;
 	k->dups = 0;
-	return ecp_ivset_init(&k->iv, ECP_SACK_CAP, gfp);
+	ecp_ivset_init_on(&k->iv, storage, cap);
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_sack_init);
 
-void ecp_sack_destroy(struct ecp_sack *k)
-{
-	ecp_ivset_destroy(&k->iv);
-}
-EXPORT_SYMBOL_IF_KUNIT(ecp_sack_destroy);
-
-void ecp_sack_ack(struct ecp_sack *k, u64 ack, u32 mss)
-{
-	u64 segs;
-
-	if (ack <= k->ack)
-		return;
-	segs = div_u64(ack - k->ack, mss);
-	k->dups -= min_t(u64, k->dups, segs);
-	k->ack = ack;
-	k->resent = max(k->resent, ack);
-	ecp_ivset_trim(&k->iv, ack);
-}
-EXPORT_SYMBOL_IF_KUNIT(ecp_sack_ack);
-
-void ecp_sack_add(struct ecp_sack *k, u64 start, u64 end)
-{
-	/* No room: the block's bytes may be re-sent for nothing (sack.h). */
-	ecp_ivset_insert(&k->iv, start, end, NULL, NULL);
-}
-EXPORT_SYMBOL_IF_KUNIT(ecp_sack_add);
-
-void ecp_sack_clear(struct ecp_sack *k)
-{
-	ecp_ivset_reset(&k->iv, k->ack);
-}
-EXPORT_SYMBOL_IF_KUNIT(ecp_sack_clear);
-
-/* SACKed bytes in [from, to). */
+/*
+ * SACKed bytes in [from, to): below the set's watermark (a range that
+ * reached the ack), then the ranges that end above @from, found by
+ * binary search, until one starts at or beyond @to.
+ */
 static u64 ecp_sack_in(const struct ecp_sack *k, u64 from, u64 to)
 {
 	u64 n = 0;
@@ -63,21 +34,44 @@ static u64 ecp_sack_in(const struct ecp_sack *k, u64 from, u64 to)
 		return 0;
 	if (k->iv.low > from)
 		n += min(k->iv.low, to) - from;
-	for (i = 0; i < k->iv.n; i++) {
-		u64 s = max(k->iv.iv[i].start, from);
-		u64 e = min(k->iv.iv[i].end, to);
-
-		if (s < e)
-			n += e - s;
-	}
+	for (i = ecp_ivset_search(&k->iv, from + 1);
+	     i < k->iv.n && k->iv.iv[i].start < to; i++)
+		n += min(k->iv.iv[i].end, to) - max(k->iv.iv[i].start, from);
 	return n;
 }
 
-u64 ecp_sack_bytes(const struct ecp_sack *k)
+void ecp_sack_ack(struct ecp_sack *k, u64 ack, u32 mss)
 {
-	return ecp_sack_in(k, k->ack, U64_MAX);
+	u64 segs;
+
+	if (ack <= k->ack)
+		return;
+	segs = div_u64(ack - k->ack, mss);
+	k->dups -= min_t(u64, k->dups, segs);
+	/* What the ack passes is acked, no longer SACKed. */
+	k->sacked -= min(k->sacked, ecp_sack_in(k, k->ack, ack));
+	k->ack = ack;
+	k->resent = max(k->resent, ack);
+	ecp_ivset_trim(&k->iv, ack);
 }
-EXPORT_SYMBOL_IF_KUNIT(ecp_sack_bytes);
+EXPORT_SYMBOL_IF_KUNIT(ecp_sack_ack);
+
+void ecp_sack_add(struct ecp_sack *k, u64 start, u64 end)
+{
+	/* No room: the block's bytes may be re-sent for nothing (sack.h). */
+	s64 n = ecp_ivset_insert(&k->iv, start, end, NULL, NULL);
+
+	if (n > 0)
+		k->sacked += n;
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_sack_add);
+
+void ecp_sack_clear(struct ecp_sack *k)
+{
+	ecp_ivset_reset(&k->iv, k->ack);
+	k->sacked = 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_sack_clear);
 
 void ecp_sack_start(struct ecp_sack *k, u64 lost, u32 dups)
 {
@@ -91,7 +85,8 @@ u64 ecp_sack_pipe(const struct ecp_sack *k, u64 nxt, u32 mss)
 {
 	u64 from = max(k->resent, k->ack), to = min(k->lost, nxt);
 	u64 out = nxt > k->ack ? nxt - k->ack : 0;
-	u64 gone = ecp_sack_in(k, k->ack, nxt) + (u64)k->dups * mss;
+	/* Every SACKed byte lies below @nxt: blocks beyond it are refused. */
+	u64 gone = k->sacked + (u64)k->dups * mss;
 
 	/* Lost and not re-sent yet: not in the network. */
 	if (from < to)
@@ -106,22 +101,22 @@ bool ecp_sack_resent_lost(const struct ecp_sack *k, u64 start, u64 end)
 
 	if (s >= e || ecp_sack_in(k, s, e) == e - s)
 		return false;
-	return ecp_sack_in(k, k->ack, s) < s - k->ack;
+	/*
+	 * An unSACKed byte below @s: the watermark is one, as no range
+	 * starts at it (ivset.h), and everything below it is SACKed or acked.
+	 */
+	return ecp_ivset_low(&k->iv) < s;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_sack_resent_lost);
 
 bool ecp_sack_next(const struct ecp_sack *k, u64 *start, u32 *len, u32 max)
 {
 	u64 pos = max3(k->resent, k->ack, k->iv.low);
-	u32 i;
+	u32 i = ecp_ivset_search(&k->iv, pos + 1);
 
-	for (i = 0; i < k->iv.n && pos < k->lost; i++) {
-		if (k->iv.iv[i].end <= pos)
-			continue;
-		if (k->iv.iv[i].start > pos)
-			break;
-		pos = k->iv.iv[i].end;
-	}
+	/* The ranges are disjoint and apart: at most one covers @pos. */
+	if (i < k->iv.n && k->iv.iv[i].start <= pos)
+		pos = k->iv.iv[i++].end;
 	if (pos >= k->lost || !max)
 		return false;
 	*start = pos;

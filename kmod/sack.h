@@ -7,10 +7,16 @@
  * reports is re-sent within the congestion window in the next round trip.
  *
  * The SACKed ranges are an interval set (ivset.h) whose watermark is the
- * cumulative ack: bounded, allocated with the connection, nothing in the
- * fast path allocates.  A block the set has no room for is left out: its
- * bytes look unSACKed and may be re-sent once for nothing, which costs
- * bandwidth, never correctness.  Bytes stay in the rings until they are
+ * cumulative ack, on storage the task reserves with its rings
+ * (ecp_task_scoreboard()): as many ranges as a ring's worth of segments,
+ * every other one lost, makes (ecp_task_holes()), so that the holes a
+ * slow start's overshoot leaves in a full queue are all known; nothing in
+ * the fast path allocates.  A block the set has no room for is left out:
+ * its bytes look unSACKed and may be re-sent once for nothing, which
+ * costs bandwidth, never correctness.  Every question is a binary search
+ * and a walk over the ranges it is about, and the SACKed bytes are kept
+ * as a sum: a recovery over a thousand holes costs no thousand steps per
+ * ACK.  Bytes stay in the rings until they are
  * cumulatively acked whatever the scoreboard says: a receiver may renege
  * on what it SACKed (RFC 2018 §8).  An RTO that suspects it forgets the
  * SACKed ranges (ecp_sack_clear()) and re-sends everything outstanding.
@@ -33,9 +39,6 @@
 
 #include "ivset.h"
 
-/* Disjoint SACKed ranges held per output: four ACKs' worth of blocks and more. */
-#define ECP_SACK_CAP		32
-
 /* SACKed segments above a byte that make it lost (RFC 6675's DupThresh). */
 #define ECP_SACK_DUPTHRESH	3
 
@@ -47,14 +50,17 @@ struct ecp_sack {
 	 */
 	struct ecp_ivset iv;
 	u64 ack;		/* the cumulative ack */
+	u64 sacked;		/* SACKed bytes above it */
 	u64 lost;		/* recovery: unSACKed bytes below are lost */
 	u64 resent;		/* recovery: lost bytes below were re-sent */
 	u32 dups;		/* recovery without SACK: duplicate ACKs */
 };
 
-/* Process context or softirq with GFP_ATOMIC.  Returns 0 or -ENOMEM. */
-int ecp_sack_init(struct ecp_sack *k, gfp_t gfp);
-void ecp_sack_destroy(struct ecp_sack *k);
+/*
+ * An empty scoreboard on @cap ranges of storage the caller owns (the
+ * task's), for an output whose stream starts at offset 0.
+ */
+void ecp_sack_init(struct ecp_sack *k, struct ecp_iv *storage, u32 cap);
 
 /*
  * The cumulative ack moved to @ack: forget what lies below it.  Without
@@ -73,7 +79,10 @@ void ecp_sack_add(struct ecp_sack *k, u64 start, u64 end);
 void ecp_sack_clear(struct ecp_sack *k);
 
 /* SACKed bytes above the cumulative ack. */
-u64 ecp_sack_bytes(const struct ecp_sack *k);
+static inline u64 ecp_sack_bytes(const struct ecp_sack *k)
+{
+	return k->sacked;
+}
 
 /* The highest SACKed offset + 1, or the cumulative ack if none. */
 static inline u64 ecp_sack_high(const struct ecp_sack *k)

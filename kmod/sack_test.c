@@ -2,20 +2,43 @@
 /*
  * KUnit tests for the scoreboard: SACKed ranges against the cumulative
  * ack, RFC 6675's loss rule and pipe, which bytes a recovery re-sends
- * with and without SACK, going back N after an RTO, and a scoreboard
- * that is full or whose receiver reneged.
+ * with and without SACK, going back N after an RTO, a scoreboard that
+ * is full or whose receiver reneged, and one with a thousand holes.
  */
 #include <kunit/test.h>
 
 #include "sack.h"
 
 #define MSS	1000U
+/* The fewest ranges a task gives an output (ecp_task_holes()). */
+#define CAP	ECP_IVSET_MIN_CAP
+
+/* A scoreboard on @cap ranges the test owns. */
+static void ecp_sack_test_init(struct kunit *test, struct ecp_sack *k,
+			       u32 cap)
+{
+	struct ecp_iv *iv = kunit_kcalloc(test, cap, sizeof(*iv), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, iv);
+	ecp_sack_init(k, iv, cap);
+}
+
+/* The SACKed bytes above the ack, counted range by range. */
+static u64 ecp_sack_test_count(const struct ecp_sack *k)
+{
+	u64 n = ecp_ivset_low(&k->iv) - k->ack;
+	u32 i;
+
+	for (i = 0; i < ecp_ivset_count(&k->iv); i++)
+		n += ecp_ivset_at(&k->iv, i).end - ecp_ivset_at(&k->iv, i).start;
+	return n;
+}
 
 static void ecp_sack_blocks_test(struct kunit *test)
 {
 	struct ecp_sack k;
 
-	KUNIT_ASSERT_EQ(test, ecp_sack_init(&k, GFP_KERNEL), 0);
+	ecp_sack_test_init(test, &k, CAP);
 	KUNIT_EXPECT_EQ(test, ecp_sack_bytes(&k), 0ULL);
 	ecp_sack_add(&k, 3000, 5000);
 	ecp_sack_add(&k, 8000, 9000);
@@ -33,7 +56,6 @@ static void ecp_sack_blocks_test(struct kunit *test)
 	ecp_sack_ack(&k, 9000, MSS);
 	KUNIT_EXPECT_EQ(test, ecp_sack_bytes(&k), 0ULL);
 	KUNIT_EXPECT_EQ(test, ecp_sack_high(&k), 9000ULL);
-	ecp_sack_destroy(&k);
 }
 
 /* 30 segments sent, the first 10 lost in a burst, the rest SACKed. */
@@ -43,7 +65,7 @@ static void ecp_sack_burst_test(struct kunit *test)
 	u64 start;
 	u32 len;
 
-	KUNIT_ASSERT_EQ(test, ecp_sack_init(&k, GFP_KERNEL), 0);
+	ecp_sack_test_init(test, &k, CAP);
 	ecp_sack_add(&k, 10 * MSS, 13 * MSS);
 	KUNIT_EXPECT_TRUE(test, ecp_sack_hole_lost(&k, MSS));
 	ecp_sack_start(&k, ecp_sack_high(&k), 0);
@@ -67,7 +89,6 @@ static void ecp_sack_burst_test(struct kunit *test)
 	/* The re-sent bytes arrive: all acked, nothing in the network. */
 	ecp_sack_ack(&k, 30 * MSS, MSS);
 	KUNIT_EXPECT_EQ(test, ecp_sack_pipe(&k, 30 * MSS, MSS), 0ULL);
-	ecp_sack_destroy(&k);
 }
 
 /* Several holes: each is re-sent, SACKed bytes between them are not. */
@@ -77,7 +98,7 @@ static void ecp_sack_holes_test(struct kunit *test)
 	u64 start, sent = 0;
 	u32 len;
 
-	KUNIT_ASSERT_EQ(test, ecp_sack_init(&k, GFP_KERNEL), 0);
+	ecp_sack_test_init(test, &k, CAP);
 	/* Lost: [0, 1), [2, 3), [5, 7) segments; 20 sent. */
 	ecp_sack_add(&k, 1 * MSS, 2 * MSS);
 	ecp_sack_add(&k, 3 * MSS, 5 * MSS);
@@ -94,7 +115,6 @@ static void ecp_sack_holes_test(struct kunit *test)
 	ecp_sack_ack(&k, 2 * MSS, MSS);
 	KUNIT_EXPECT_FALSE(test, ecp_sack_next(&k, &start, &len, 64 * MSS));
 	KUNIT_EXPECT_EQ(test, ecp_sack_pipe(&k, 20 * MSS, MSS), 3ULL * MSS);
-	ecp_sack_destroy(&k);
 }
 
 /* NewReno: the duplicate ACKs inflate the window, a partial ack deflates it. */
@@ -104,7 +124,7 @@ static void ecp_sack_reno_test(struct kunit *test)
 	u64 start;
 	u32 len;
 
-	KUNIT_ASSERT_EQ(test, ecp_sack_init(&k, GFP_KERNEL), 0);
+	ecp_sack_test_init(test, &k, CAP);
 	ecp_sack_start(&k, MSS, 3);
 	/* 20 out, 3 left the network, 1 lost. */
 	KUNIT_EXPECT_EQ(test, ecp_sack_pipe(&k, 20 * MSS, MSS), 16ULL * MSS);
@@ -123,7 +143,6 @@ static void ecp_sack_reno_test(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, ecp_sack_next(&k, &start, &len, 64 * MSS));
 	KUNIT_EXPECT_EQ(test, start, 4ULL * MSS);
 	KUNIT_EXPECT_EQ(test, len, MSS);
-	ecp_sack_destroy(&k);
 }
 
 /* An RTO: the SACKed ranges are forgotten, everything goes again. */
@@ -133,7 +152,7 @@ static void ecp_sack_timeout_test(struct kunit *test)
 	u64 start;
 	u32 len;
 
-	KUNIT_ASSERT_EQ(test, ecp_sack_init(&k, GFP_KERNEL), 0);
+	ecp_sack_test_init(test, &k, CAP);
 	ecp_sack_ack(&k, 10 * MSS, MSS);
 	ecp_sack_add(&k, 12 * MSS, 14 * MSS);
 	ecp_sack_clear(&k);
@@ -156,7 +175,6 @@ static void ecp_sack_timeout_test(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, ecp_sack_next(&k, &start, &len, 64 * MSS));
 	KUNIT_EXPECT_EQ(test, start, 14ULL * MSS);
 	KUNIT_EXPECT_EQ(test, len, 6 * MSS);
-	ecp_sack_destroy(&k);
 }
 
 /* More disjoint ranges than the set holds; a range at the ack. */
@@ -166,19 +184,18 @@ static void ecp_sack_bounds_test(struct kunit *test)
 	u64 start;
 	u32 len, i;
 
-	KUNIT_ASSERT_EQ(test, ecp_sack_init(&k, GFP_KERNEL), 0);
-	for (i = 0; i < 2 * ECP_SACK_CAP; i++)
+	ecp_sack_test_init(test, &k, CAP);
+	for (i = 0; i < 2 * CAP; i++)
 		ecp_sack_add(&k, (2 * i + 1) * MSS, (2 * i + 2) * MSS);
-	KUNIT_EXPECT_EQ(test, ecp_sack_bytes(&k), (u64)ECP_SACK_CAP * MSS);
-	ecp_sack_start(&k, 4 * ECP_SACK_CAP * MSS, 0);
+	KUNIT_EXPECT_EQ(test, ecp_sack_bytes(&k), (u64)CAP * MSS);
+	ecp_sack_start(&k, 4 * CAP * MSS, 0);
 	/* Past the last range held, everything looks lost: re-sent. */
 	for (i = 0; ecp_sack_next(&k, &start, &len, 64 * MSS); i++)
 		ecp_sack_sent(&k, start + len);
-	KUNIT_EXPECT_EQ(test, i, ECP_SACK_CAP + 1);
-	ecp_sack_destroy(&k);
+	KUNIT_EXPECT_EQ(test, i, CAP + 1);
 
 	/* The ack reaches a SACKed range: both count as delivered. */
-	KUNIT_ASSERT_EQ(test, ecp_sack_init(&k, GFP_KERNEL), 0);
+	ecp_sack_test_init(test, &k, CAP);
 	ecp_sack_add(&k, 1 * MSS, 3 * MSS);
 	ecp_sack_ack(&k, 1 * MSS, MSS);
 	KUNIT_EXPECT_EQ(test, ecp_sack_bytes(&k), 2ULL * MSS);
@@ -186,7 +203,6 @@ static void ecp_sack_bounds_test(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, ecp_sack_next(&k, &start, &len, 64 * MSS));
 	KUNIT_EXPECT_EQ(test, start, 3ULL * MSS);
 	KUNIT_EXPECT_EQ(test, ecp_sack_pipe(&k, 5 * MSS, MSS), 0ULL);
-	ecp_sack_destroy(&k);
 }
 
 /*
@@ -200,7 +216,7 @@ static void ecp_sack_resent_lost_test(struct kunit *test)
 	u64 start;
 	u32 len;
 
-	KUNIT_ASSERT_EQ(test, ecp_sack_init(&k, GFP_KERNEL), 0);
+	ecp_sack_test_init(test, &k, CAP);
 	ecp_sack_ack(&k, 2 * MSS, MSS);
 	ecp_sack_add(&k, 6 * MSS, 20 * MSS);
 	ecp_sack_start(&k, ecp_sack_high(&k), 0);
@@ -229,7 +245,53 @@ static void ecp_sack_resent_lost_test(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, ecp_sack_next(&k, &start, &len, 64 * MSS));
 	KUNIT_EXPECT_EQ(test, start, 5ULL * MSS);
 	KUNIT_EXPECT_EQ(test, len, MSS);
-	ecp_sack_destroy(&k);
+}
+
+/*
+ * A slow start's overshoot into a full queue: every other segment of two
+ * thousand lost.  A scoreboard sized as a task sizes it for a large ring
+ * knows every hole: the recovery re-sends each lost segment once and no
+ * SACKed one, and the SACKed bytes follow the acks, also one that ends
+ * inside a SACKed range.
+ */
+static void ecp_sack_many_test(struct kunit *test)
+{
+	struct ecp_sack k;
+	u64 start;
+	u32 len, i, n = 0;
+
+	ecp_sack_test_init(test, &k, ECP_IVSET_MAX_CAP);
+	for (i = 0; i < 1000; i++)
+		ecp_sack_add(&k, (2 * i + 1) * MSS, (2 * i + 2) * MSS);
+	KUNIT_EXPECT_EQ(test, ecp_sack_bytes(&k), 1000ULL * MSS);
+	KUNIT_EXPECT_EQ(test, ecp_sack_test_count(&k), 1000ULL * MSS);
+	ecp_sack_start(&k, ecp_sack_high(&k), 0);
+	/* 2000 out, 1000 SACKed, 1000 lost: none in the network. */
+	KUNIT_EXPECT_EQ(test, ecp_sack_pipe(&k, 2000 * MSS, MSS), 0ULL);
+	while (ecp_sack_next(&k, &start, &len, 64 * MSS)) {
+		KUNIT_EXPECT_EQ(test, start, 2ULL * n * MSS);
+		KUNIT_EXPECT_EQ(test, len, MSS);
+		ecp_sack_sent(&k, start + len);
+		n++;
+	}
+	KUNIT_EXPECT_EQ(test, n, 1000U);
+	KUNIT_EXPECT_EQ(test, ecp_sack_pipe(&k, 2000 * MSS, MSS),
+			1000ULL * MSS);
+	/* The copies of the first 300 holes arrive. */
+	ecp_sack_ack(&k, 600 * MSS, MSS);
+	KUNIT_EXPECT_EQ(test, ecp_sack_bytes(&k), 700ULL * MSS);
+	KUNIT_EXPECT_EQ(test, ecp_sack_test_count(&k), 700ULL * MSS);
+	/* An ack halfway into the SACKed segment 601. */
+	ecp_sack_ack(&k, 601 * MSS + MSS / 2, MSS);
+	KUNIT_EXPECT_EQ(test, ecp_sack_bytes(&k), 699ULL * MSS + MSS / 2);
+	KUNIT_EXPECT_EQ(test, ecp_sack_test_count(&k), ecp_sack_bytes(&k));
+	KUNIT_EXPECT_FALSE(test, ecp_sack_next(&k, &start, &len, 64 * MSS));
+	/* A SACK of a copy beyond a hole whose copy is not SACKed yet. */
+	KUNIT_EXPECT_TRUE(test, ecp_sack_resent_lost(&k, 604 * MSS, 605 * MSS));
+	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 602 * MSS, 603 * MSS));
+	ecp_sack_ack(&k, 2000 * MSS, MSS);
+	KUNIT_EXPECT_EQ(test, ecp_sack_bytes(&k), 0ULL);
+	KUNIT_EXPECT_EQ(test, ecp_sack_pipe(&k, 2000 * MSS, MSS), 0ULL);
 }
 
 static struct kunit_case ecp_sack_test_cases[] = {
@@ -240,6 +302,7 @@ static struct kunit_case ecp_sack_test_cases[] = {
 	KUNIT_CASE(ecp_sack_timeout_test),
 	KUNIT_CASE(ecp_sack_bounds_test),
 	KUNIT_CASE(ecp_sack_resent_lost_test),
+	KUNIT_CASE(ecp_sack_many_test),
 	{}
 };
 

@@ -4,8 +4,9 @@
  * in on k + 1 or more TCP flows, which a NIC's RSS (or RPS) spreads over
  * the CPUs by their hashes; every segment then takes the task's lock and
  * its rings, so on several CPUs they take them in turns and the cache
- * lines travel.  Each connection has a home CPU instead, the one that
- * accepted it, and ecproxy tells Receive Flow Steering (RFS) that every
+ * lines travel.  Each connection has a home CPU instead (steer.c: the
+ * least loaded with RFS on, else the one that accepted it), and ecproxy
+ * tells Receive Flow Steering (RFS) that every
  * one of its flows belongs there, as a socket's recvmsg() tells it where
  * its reader runs (rps_record_sock_flow()).  RFS then moves each flow's
  * packets to that CPU after GRO (or a NIC that can steer, with
@@ -35,6 +36,15 @@
 #define ecp_rps_sock_flow_table	rps_sock_flow_table
 #define ecp_rps_cpu_mask	rps_cpu_mask
 #endif
+
+/*
+ * A new connection's home CPU: with RFS on, the online CPU with the
+ * fewest connections homed on it (this one on a tie); without, this one.
+ * Each home is given back with ecp_steer_leave() when its connection
+ * goes.  Any context.
+ */
+unsigned int ecp_steer_home(void);
+void ecp_steer_leave(unsigned int cpu);
 
 /*
  * Steer @skb's flow to @cpu.  Caller holds rcu_read_lock() (the hook's).

@@ -42,6 +42,8 @@
 #include <linux/workqueue.h>
 #include <net/netlink.h>
 
+#include <linux/ecproxy.h>
+
 #include "gf.h"
 #include "ivset.h"
 #include "stats.h"
@@ -146,9 +148,10 @@ static inline u8 *ecp_task_ring(const struct ecp_task *t, unsigned int r)
 
 /*
  * How many byte ranges a source may hold beyond its first hole
- * (ivset.h): as many as a ring of full-sized Ethernet segments (1460
- * bytes), every other one lost, would make, so that a source never has
- * in-window data refused for want of a record; at least
+ * (ivset.h), and an output's scoreboard beyond its ack (sack.h): as many
+ * as a ring of full-sized Ethernet segments (1460 bytes), every other one
+ * lost, would make, so that a source never has in-window data refused
+ * for want of a record and a recovery knows every hole; at least
  * ECP_IVSET_MIN_CAP, at most ECP_IVSET_MAX_CAP.
  */
 static inline u32 ecp_task_holes(u32 buffer_size)
@@ -164,15 +167,27 @@ static inline size_t ecp_task_records_off(u32 buffer_size, unsigned int nrow)
 }
 
 /*
+ * The outputs of a connection of a task in @mode with @nrow rows: a
+ * target per row for DEST and WRITE, else the client.
+ */
+static inline unsigned int ecp_task_nout(u8 mode, unsigned int nrow)
+{
+	return mode == ECPROXY_MODE_DEST || mode == ECPROXY_MODE_WRITE ?
+	       nrow : 1;
+}
+
+/*
  * The memory a task reserves up front and charges to its namespace: the
- * rings of its rows, then the interval records of its k sources, so that
- * a connection, set up in softirq, never lacks memory.
+ * rings of its rows, then the interval records of its k sources and the
+ * scoreboards of its @nout outputs, so that a connection, set up in
+ * softirq, never lacks memory.
  */
 static inline size_t ecp_task_mem(u32 buffer_size, unsigned int nrow,
-				  unsigned int k)
+				  unsigned int k, unsigned int nout)
 {
 	return ecp_task_records_off(buffer_size, nrow) +
-	       (size_t)k * ecp_task_holes(buffer_size) * sizeof(struct ecp_iv);
+	       (size_t)(k + nout) * ecp_task_holes(buffer_size) *
+	       sizeof(struct ecp_iv);
 }
 
 /* Source i's interval records, ecp_task_holes() of them. */
@@ -182,6 +197,13 @@ static inline struct ecp_iv *ecp_task_records(const struct ecp_task *t,
 	return (struct ecp_iv *)(t->buffer +
 				 ecp_task_records_off(t->buffer_size, t->nrow)) +
 	       (size_t)i * ecp_task_holes(t->buffer_size);
+}
+
+/* Output i's scoreboard ranges, after the sources' records. */
+static inline struct ecp_iv *ecp_task_scoreboard(const struct ecp_task *t,
+						 unsigned int i)
+{
+	return ecp_task_records(t, t->k + i);
 }
 
 /*

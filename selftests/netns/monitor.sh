@@ -85,11 +85,11 @@ fi
 tap_check "completed event arrives" wait_for 10 mon_has "$tmp/mon.txt" '^task 1 completed '
 tap_check "text: task 1 added" \
 	mon_has "$tmp/mon.txt" "^task 1 added vip 10\\.99\\.0\\.1 port 7001 sources 3\$"
-tap_check "text: task 1 established, from A" \
-	mon_has "$tmp/mon.txt" '^task 1 established client 10\.0\.1\.2:[0-9]+$'
+tap_check "text: task 1 established, from A, with its home CPU" \
+	mon_has "$tmp/mon.txt" '^task 1 established client 10\.0\.1\.2:[0-9]+ cpu [0-9]+$'
 tap_check "text: task 1 completed with the fragment's byte count" \
 	mon_has "$tmp/mon.txt" "^task 1 completed client 10\\.0\\.1\\.2:[0-9]+ bytes $frag duration [0-9]+ ms\$"
-port1=$(sed -n 's/^task 1 established client 10\.0\.1\.2:\([0-9]*\)$/\1/p' "$tmp/mon.txt")
+port1=$(sed -n 's/^task 1 established client 10\.0\.1\.2:\([0-9]*\) .*/\1/p' "$tmp/mon.txt")
 tap_check "text: the same client port in established and completed ($port1)" \
 	mon_has "$tmp/mon.txt" "^task 1 completed client 10\\.0\\.1\\.2:$port1 "
 ec_stop_servers
@@ -110,9 +110,9 @@ tap_check "no failed event for task 1" sh -c "! grep -q '^task 1 failed' $tmp/mo
 tap_check "JSON monitor: every line is valid JSON" sh -c "jq -e . $tmp/mon.json >/dev/null"
 jq_line "JSON: task 1 added" '.event == "added" and .task == 1 and .vip == "10.99.0.1" and .port == 7001 and .sources == 3'
 jq_line "JSON: task 1 established" \
-	".event == \"established\" and .task == 1 and .client == \"10.0.1.2\" and .client_port == ${port1:-0}"
+	".event == \"established\" and .task == 1 and .client == \"10.0.1.2\" and .client_port == ${port1:-0} and .cpu >= 0"
 jq_line "JSON: task 1 completed, bytes and duration" \
-	".event == \"completed\" and .task == 1 and .bytes == $frag and .duration_ms >= 0 and .client_port == ${port1:-0} and (has(\"error\") | not)"
+	".event == \"completed\" and .task == 1 and .bytes == $frag and .duration_ms >= 0 and .client_port == ${port1:-0} and (has(\"error\") | not) and (has(\"cpu\") | not)"
 jq_line "JSON: task 1 deleted" '.event == "deleted" and .task == 1 and (has("vip") | not)'
 
 # --- a source whose port is closed: failed, with the reason and the source
@@ -156,7 +156,7 @@ tap_check "text: task 3 failed, the client reset it" \
 tap_check "change when idle: buffer 64k, idle timeout 5 s" \
 	ecin $S task change id 3 buffer 64k timeout idle 5000
 tap_expect_jq "the change is applied" \
-	'.[0].buffer == 65536 and .[0].memory == 131072 + 3 * 44 * 16 and .[0].timeouts.idle == 5000' \
+	'.[0].buffer == 65536 and .[0].memory == 131072 + (3 + 1) * 44 * 16 and .[0].timeouts.idle == 5000' \
 	ecq $S -j task show id 3
 tap_check "text: task 3 changed" wait_for 10 mon_has "$tmp/mon.txt" '^task 3 changed$'
 

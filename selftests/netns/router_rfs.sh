@@ -9,9 +9,12 @@
 # enabled (net.core.rps_sock_flow_entries, rps_flow_cnt on S's links),
 # ecproxy records every flow of the connection as its home's and RFS moves
 # them there: off-home stays at the few segments each flow sends before
-# S first sees it.  Byte-exact either way.  Needs two CPUs (make check
-# runs it in netns-debian-late, whose VM has two).  ../lib/topo.sh with
-# RS(3,2).
+# S first sees it.  Where a connection lives is its home, which `ecctl
+# monitor` prints when it is established: without RFS the CPU of the
+# client's SYN; with RFS the CPU with the fewest connections (kmod/steer.c),
+# so that two connections at once live on different CPUs.  Byte-exact
+# every time.  Needs two CPUs (make check runs it in netns-debian-late,
+# whose VM has two).  ../lib/topo.sh with RS(3,2).
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/ec.sh"
@@ -26,6 +29,7 @@ fi
 topo_init rfs
 pp modprobe ecproxy
 topo_setup 1 3 || exit 1
+ec_monitor
 
 # pin NODE CPU: NODE's processes (its server, and what it forks) on CPU.
 pin() {
@@ -59,7 +63,20 @@ run() {
 	echo "# $desc: $off of $segs source segments (and the client's) off home" >&2
 }
 
+# home ID: the CPU task ID's connection was established on (monitor).
+home() {
+	wait_for 10 mon_has "^task $1 established .* cpu [0-9]+\$" &&
+		sed -n "s/^task $1 established .* cpu \([0-9]*\)\$/\1/p" "$tmp/mon.txt" | tail -1
+}
+
 run "RFS off: RS(3,2), sources on both CPUs, 1 MiB fragment" 1
+h=$(home 1)
+if [ "$h" = 0 ]; then
+	tap_ok "RFS off: the connection lives where the client's SYN came in (cpu $h)"
+else
+	tap_fail "RFS off: the connection lives where the client's SYN came in" \
+		"cpu '$h', want 0"
+fi
 if [ "$off" -gt $((segs / 10)) ]; then
 	tap_ok "RFS off: the segments that came in on CPU 1 are counted off home ($off of $segs)"
 else
@@ -77,6 +94,34 @@ if pp topo_rfs on; then
 		tap_fail "RFS on: S steers every flow to its home CPU" \
 			"off-home $off of $segs source segments"
 	fi
+
+	# Two at once, the sources slowed so that the first still runs
+	# when the second comes, both clients on CPU 0: the second goes to
+	# the other CPU (without the choice by load, both would live on 0).
+	if ec_prep 3 isal-cauchy 3 2 0 $((3 << 20)) &&
+		ec_prep 4 isal-cauchy 3 2 0 $((3 << 20)); then
+		for i in 1 2 3; do topo_cap_b $i 4mbit; done
+		taskset -p -c 0 $$ >/dev/null
+		ec_fetch 3 &
+		f3=$!
+		h3=$(home 3)
+		ec_fetch 4
+		wait $f3
+		taskset -p -c 0-$((ncpu - 1)) $$ >/dev/null
+		h4=$(home 4)
+		ec_verify "RFS on, two at once: the first fragment, byte-exact" 3
+		ec_verify "RFS on, two at once: the second fragment, byte-exact" 4
+		if [ -n "$h3" ] && [ -n "$h4" ] && [ "$h3" != "$h4" ]; then
+			tap_ok "RFS on: two connections at once live on two CPUs ($h3 and $h4)"
+		else
+			tap_fail "RFS on: two connections at once live on two CPUs" \
+				"homes '$h3' and '$h4'"
+		fi
+		for i in 1 2 3; do topo_uncap_b $i; done
+	else
+		tap_fail "RFS on, two at once" "setting up the sources or the tasks failed"
+	fi
+	ec_stop_servers
 	topo_rfs off
 else
 	tap_fail "enable RFS on S's links" "sysctl or sysfs refused"

@@ -74,14 +74,14 @@ tap_check "add task 1 with explicit coefficients" \
 	source 10.9.1.3:7000 coef 0xfe
 tap_expect_out "show task 1 as text, with the defaults" 0 \
 "task 1 vip 10.9.0.1 port 5000 state idle
-    buffer 1048576 memory 1198992 timeout handshake 3000 idle 60000 linger 1000
+    buffer 1048576 memory 1205440 timeout handshake 3000 idle 60000 linger 1000
     source 0 10.9.1.1:7000 coef 0x01
     source 1 10.9.1.2:7000 coef 0x02
     source 2 10.9.1.3:7000 coef 0xfe" ecin $X task show id 1
 tap_expect_jq "JSON of task 1" \
 	'length == 1 and .[0].id == 1 and .[0].vip == "10.9.0.1" and .[0].port == 5000
 	 and .[0].state == "idle" and .[0].buffer == 1048576
-	 and .[0].memory == 1048576 + 131072 + 3 * 403 * 16
+	 and .[0].memory == 1048576 + 131072 + (3 + 1) * 403 * 16
 	 and .[0].timeouts == {"handshake": 3000, "idle": 60000, "linger": 1000}
 	 and ([.[0].sources[].coef] == [1, 2, 254])
 	 and ([.[0].sources[].addr] == ["10.9.1.1", "10.9.1.2", "10.9.1.3"])
@@ -104,7 +104,7 @@ else
 fi
 tap_expect_jq "JSON of task 2: client, buffer, headroom, timeouts, fragments" \
 	'.[0].client == "10.9.2.0/24" and .[0].buffer == 65536
-	 and .[0].memory == 65536 + 65536 + 3 * 44 * 16
+	 and .[0].memory == 65536 + 65536 + (3 + 1) * 44 * 16
 	 and .[0].timeouts == {"handshake": 500, "idle": 2000, "linger": 0}
 	 and [.[0].sources[].frag] == [0, 2, 3]' \
 	ecin $X -j task show id 2
@@ -202,12 +202,12 @@ tap_check "change task 2: client, buffer, every timeout" \
 	timeout handshake 700 idle 3000 linger 10
 tap_expect_jq "task 2 shows them; headroom and memory follow the buffer" \
 	'.[0].client == "10.9.3.0/24" and .[0].buffer == 131072
-	 and .[0].memory == 131072 + 65536 + 3 * 67 * 16
+	 and .[0].memory == 131072 + 65536 + (3 + 1) * 67 * 16
 	 and .[0].timeouts == {"handshake": 700, "idle": 3000, "linger": 10}
 	 and [.[0].sources[].frag] == [0, 2, 3] and .[0].vip == "10.9.0.1" and .[0].port == 5001' \
 	ecin $X -j task show id 2
 tap_expect_jq "the namespace is charged the new buffer" \
-	'.mem_used == (1179648 + 3 * 403 * 16) + (196608 + 3 * 67 * 16) + (1179648 + 6 * 403 * 16)' \
+	'.mem_used == (1179648 + (3 + 1) * 403 * 16) + (196608 + (3 + 1) * 67 * 16) + (1179648 + (6 + 1) * 403 * 16)' \
 	ecin $X -j stats
 tap_check "change only the linger timeout" ecin $X task change id 2 timeout linger 20
 tap_expect_jq "other settings are kept" \
@@ -243,17 +243,17 @@ tap_expect_err "change: client with host bits" 1 \
 	"Error: client: 10.9.2.1 has bits set beyond the /24 prefix" ecin $X task change id 2 client 10.9.2.1/24
 pp echo $((3 << 20)) > $param
 tap_expect_err "change: a buffer over the cap is refused" 1 \
-	"Error: task 1: buffer of 2398032 bytes exceeds the namespace cap (used 1351520 of 3145728 by the other tasks)" \
+	"Error: task 1: buffer of 2410944 bytes exceeds the namespace cap (used 1358672 of 3145728 by the other tasks)" \
 	ecin $X task change id 1 buffer 2m
-tap_expect_jq "and the task keeps its buffer" '.[0].buffer == 1048576 and .[0].memory == 1198992' \
+tap_expect_jq "and the task keeps its buffer" '.[0].buffer == 1048576 and .[0].memory == 1205440' \
 	ecin $X -j task show id 1
 # Memory is the buffer, its headroom (an eighth) and 16 bytes per hole
-# record (ring / 2920 per source): 1351520 + 1756368 fits only if task
-# 1's own 1198992 is given back first.
+# record (ring / 2920 per source and per output, here the client):
+# 1358672 + 1765824 fits only if task 1's own 1205440 is given back first.
 tap_check "change: the task's own reservation counts as free" \
 	ecin $X task change id 1 buffer 1500k
 tap_expect_jq "task 1 has its new buffer" \
-	'.[0].buffer == 1536000 and .[0].memory == 1536000 + 192000 + 3 * 591 * 16' \
+	'.[0].buffer == 1536000 and .[0].memory == 1536000 + 192000 + (3 + 1) * 591 * 16' \
 	ecin $X -j task show id 1
 tap_check "change task 1 back to 1m" ecin $X task change id 1 buffer 1m
 pp echo $((256 << 20)) > $param
@@ -283,7 +283,7 @@ tap_check "reset task 1's counters" ecin $X stats reset id 1
 tap_check "reset the namespace's counters" ecin $X stats reset
 tap_expect_jq "stats: events_dropped is reported, zero" '.events_dropped == 0 and .stats.conns == 0' ecin $X -j stats
 tap_expect_out "stats as text" 0 \
-"tasks 3 memory 2550512 of 268435456 events-dropped 0
+"tasks 3 memory 2564112 of 268435456 events-dropped 0
     connections 0 done 0 failed 0
     bytes in 0 out 0 segments out 0 applied 0 duplicates 0 resent 0 recoveries 0 timeouts 0
     window-clamps 0 peak-buffer 0 overflow 0 prompts 0 sacks 0 ecn-reductions 0 pace-waits 0 hystart-exits 0
@@ -304,8 +304,8 @@ tap_expect_jq "-s dump of 23 tasks (several netlink parts) is complete and order
 	 and .[3].sources[31].coef == 32 and .[22].stats.conns == 0' \
 	ecin $X -j task show -s
 tap_expect_jq "namespace stats count 23 tasks and their memory" \
-	'.tasks == 23 and .mem_used == (1179648 + 3 * 403 * 16) + (131072 + 3 * 44 * 16)
-	 + (1179648 + 6 * 403 * 16) + 20 * (4096 + 65536 + 32 * 32 * 16)
+	'.tasks == 23 and .mem_used == (1179648 + (3 + 1) * 403 * 16) + (131072 + (3 + 1) * 44 * 16)
+	 + (1179648 + (6 + 1) * 403 * 16) + 20 * (4096 + 65536 + (32 + 1) * 32 * 16)
 	 and .mem_max == 268435456 and .stats.bytes_in == 0' \
 	ecin $X -j stats
 
@@ -319,12 +319,12 @@ pp echo $((3 << 20)) > $param
 tap_check "task 7 fits under a 3 MiB cap" \
 	ecin $Y task add id 7 vip 10.9.0.1 port 5007 source 10.9.1.1:7000 coef 1 buffer 1m
 tap_expect_err "task 8 exceeds the 3 MiB cap" 1 \
-	"Error: task 8: buffer of 1186096 bytes exceeds the namespace cap (used 2372192 of 3145728)" \
+	"Error: task 8: buffer of 1192544 bytes exceeds the namespace cap (used 2385088 of 3145728)" \
 	ecin $Y task add id 8 vip 10.9.0.1 port 5008 source 10.9.1.1:7000 coef 1 buffer 1m
 tap_check "a smaller task 8 still fits" \
 	ecin $Y task add id 8 vip 10.9.0.1 port 5008 source 10.9.1.1:7000 coef 1 buffer 512k
 tap_expect_jq "Y's stats: 3 tasks, memory and cap" \
-	'.tasks == 3 and .mem_used == 2 * (1179648 + 403 * 16) + (589824 + 201 * 16)
+	'.tasks == 3 and .mem_used == 2 * (1179648 + 2 * 403 * 16) + (589824 + 2 * 201 * 16)
 	 and .mem_max == 3145728' ecin $Y -j stats
 tap_check "deleting task 7 returns its memory" ecin $Y task del id 7
 tap_check "so task 9 fits again" \

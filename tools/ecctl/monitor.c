@@ -68,6 +68,9 @@ static json_object *event_json(const struct nlmsghdr *nlh)
 	if (tb[ECPROXY_A_EVENT_CLIENT_PORT])
 		json_object_object_add(o, "client_port", json_object_new_int(
 			mnl_attr_get_u16(tb[ECPROXY_A_EVENT_CLIENT_PORT])));
+	if (tb[ECPROXY_A_EVENT_CPU])
+		json_object_object_add(o, "cpu", json_object_new_int64(
+			mnl_attr_get_u32(tb[ECPROXY_A_EVENT_CPU])));
 	if (tb[ECPROXY_A_EVENT_ERROR])
 		json_object_object_add(o, "error", json_object_new_string(
 			ecctl_fmt_conn_error(mnl_attr_get_u8(tb[ECPROXY_A_EVENT_ERROR]))));
@@ -131,6 +134,8 @@ static void event_text(json_object *o)
 	}
 	if (str(o, "client"))
 		printf(" client %s:%s", str(o, "client"), str(o, "client_port"));
+	if (str(o, "cpu"))
+		printf(" cpu %s", str(o, "cpu"));
 	if (str(o, "error"))
 		printf(" error %s", str(o, "error"));
 	if (json_object_object_get_ex(o, "source", &s))
@@ -174,7 +179,7 @@ static void monitor_usage(FILE *f)
 		"line, until interrupted:\n"
 		"  task ID added vip ADDR [ port PORT ] sources K\n"
 		"  task ID changed | task ID deleted | task ID started\n"
-		"  task ID established client ADDR:PORT\n"
+		"  task ID established client ADDR:PORT cpu CPU\n"
 		"  task ID completed [ client ADDR:PORT ] bytes N duration MS ms\n"
 		"  task ID failed [ client ADDR:PORT ] error REASON [ source I ADDR:PORT ]\n"
 		"                 [ target I ADDR:PORT ] bytes N duration MS ms\n"

@@ -311,6 +311,9 @@
  *               TASK_ADDED only, with K: NLA_U8, the number of sources.
  *    CLIENT, CLIENT_PORT: the client's address and port; connection
  *                         events only.
+ *    CPU: NLA_U32, the CPU the connection's segments are handled on (its
+ *         home, where Receive Flow Steering moves its flows when enabled);
+ *         CONN_ESTABLISHED only.
  *    BYTES: NLA_U64, rebuilt bytes sent to the client or to all targets
  *           (re-sent bytes counted once); CONN_DONE, CONN_FAILED,
  *           TASK_COMPLETED and TASK_FAILED.
@@ -631,6 +634,7 @@ enum ecproxy_event_attr {
 	ECPROXY_A_EVENT_ERROR_TARGET,
 	ECPROXY_A_EVENT_TARGET_ADDR,
 	ECPROXY_A_EVENT_TARGET_PORT,
+	ECPROXY_A_EVENT_CPU,
 	__ECPROXY_A_EVENT_MAX
 };
 #define ECPROXY_A_EVENT_MAX (__ECPROXY_A_EVENT_MAX - 1)

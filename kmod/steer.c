@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where a connection's home is (steer.h).  With RFS on, each new
+ * connection goes to the online CPU with the fewest connections homed on
+ * it, the CPU that accepted it on a tie: a router's clients often all
+ * come in on one link, whose receive interrupt is one CPU's, and homed
+ * there every task would queue behind the others on it while the other
+ * CPUs only hand packets over.  Without RFS nothing can move a flow, so
+ * the home is where the connection was accepted, as before.
+ *
+ * The counts are per CPU and module-wide (all namespaces share the
+ * CPUs); two connections accepted at once may pick the same CPU, which
+ * the next ones even out.  The choice reads one counter per online CPU,
+ * once per connection, never per packet.
+ */
+#include <linux/atomic.h>
+#include <linux/cpumask.h>
+#include <linux/percpu.h>
+#include <linux/smp.h>
+
+#include "steer.h"
+
+static DEFINE_PER_CPU(atomic_t, ecp_steer_homed);
+
+unsigned int ecp_steer_home(void)
+{
+	unsigned int here = raw_smp_processor_id(), home = here;
+#ifdef CONFIG_RPS
+	if (static_branch_unlikely(&rfs_needed)) {
+		int least = atomic_read(per_cpu_ptr(&ecp_steer_homed, here));
+		unsigned int cpu;
+
+		for_each_online_cpu(cpu) {
+			int n = atomic_read(per_cpu_ptr(&ecp_steer_homed, cpu));
+
+			if (n < least) {
+				least = n;
+				home = cpu;
+			}
+		}
+	}
+#endif
+	atomic_inc(per_cpu_ptr(&ecp_steer_homed, home));
+	return home;
+}
+
+void ecp_steer_leave(unsigned int cpu)
+{
+	atomic_dec(per_cpu_ptr(&ecp_steer_homed, cpu));
+}
