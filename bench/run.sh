@@ -18,6 +18,7 @@
 #                with S in a VM of its own, ECP_S_VM, or on a real box)
 #   BENCH_BUFFERS the buffer figure's points (default by size: 8k ... 8m)
 #   BENCH_LOSSES the loss figure's conditions (default: 0% 1% 5% burst)
+#   BENCH_LOSS_LINKS where the loss figure loses (default: A sources)
 #   BENCH_REPS   runs of each way per point (default by size: reduced and
 #                full 3, tiny 1)
 #   ECP_KO       ecproxy.ko to insmod (default: modprobe ecproxy)
@@ -339,7 +340,7 @@ if want loss; then
 	echo "link,loss,run,way,bytes,wall_s,cpu_s,mbit_s" > "$out/loss.csv"
 	setup_code isal-cauchy 6 3 0 $frag || exit 1
 	ec_task 1 isal-cauchy 6 3 0 >&2
-	for where in A sources; do
+	for where in ${BENCH_LOSS_LINKS:-A sources}; do
 		for l in ${BENCH_LOSSES:-0% 1% 5% burst}; do
 			spec=(loss "$l")
 			[ "$l" = burst ] && spec=(loss gemodel 2% 50%)

@@ -93,12 +93,13 @@ static void ecp_conn_out_sacked(struct ecp_conn_out *o,
 		return;
 	/*
 	 * Re-sent bytes can be lost again.  A block of them re-sent in this
-	 * round after a hole below it, now SACKed while the hole is not,
-	 * says the hole's copy was lost (RACK's rule, RFC 8985 §6.2, by
-	 * order of sending): the round starts over, or only the RTO would
-	 * repair it.  A round trip and a quarter must have passed since the
-	 * round began, so that the hole's copy had its time and an original
-	 * merely reordered does not count (RACK's reordering window).
+	 * round after a hole below it, or of new bytes sent after the last
+	 * copy, now SACKed while the hole is not, says the hole's copy was
+	 * lost (RACK's rule, RFC 8985 §6.2, by order of sending): the round
+	 * starts over, or only the RTO would repair it.  A round trip and a
+	 * quarter must have passed since the round began, so that the hole's
+	 * copy had its time and an original merely reordered does not count
+	 * (RACK's reordering window).
 	 */
 	if (ecp_cc_recovering(&o->cc, o->acked) && o->rtt.srtt_us &&
 	    now - o->round_us >= o->rtt.srtt_us + o->rtt.srtt_us / 4)
@@ -114,7 +115,8 @@ static void ecp_conn_out_sacked(struct ecp_conn_out *o,
 		if (start <= (s64)o->acked || end <= start ||
 		    end > (s64)o->snd_nxt)
 			continue;
-		if (again && ecp_sack_resent_lost(&o->sack, start, end)) {
+		if (again && ecp_sack_resent_lost(&o->sack, start, end,
+						  o->resent_nxt)) {
 			ecp_sack_again(&o->sack);
 			again = false;
 		}

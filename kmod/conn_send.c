@@ -845,6 +845,7 @@ u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 		ecp_stats_add(&c->t->stats, ECP_STAT_RESENT,
 			      DIV_ROUND_UP(len, o->mss));
 		ecp_sack_sent(&o->sack, start + len);
+		o->resent_nxt = o->snd_nxt;
 		ecp_cc_prr_sent(&o->cc, o->acked, len);
 		ecp_pace_sent(&o->pace, now_ns, len);
 		pipe += len;

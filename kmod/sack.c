@@ -95,17 +95,22 @@ u64 ecp_sack_pipe(const struct ecp_sack *k, u64 nxt, u32 mss)
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_sack_pipe);
 
-bool ecp_sack_resent_lost(const struct ecp_sack *k, u64 start, u64 end)
+bool ecp_sack_resent_lost(const struct ecp_sack *k, u64 start, u64 end,
+			  u64 after)
 {
 	u64 s = max(start, k->ack), e = min(end, k->resent);
 
-	if (s >= e || ecp_sack_in(k, s, e) == e - s)
-		return false;
 	/*
 	 * An unSACKed byte below @s: the watermark is one, as no range
 	 * starts at it (ivset.h), and everything below it is SACKed or acked.
 	 */
-	return ecp_ivset_low(&k->iv) < s;
+	if (s < e && ecp_sack_in(k, s, e) != e - s &&
+	    ecp_ivset_low(&k->iv) < s)
+		return true;
+	/* New bytes sent after the last copy; the watermark re-sent. */
+	s = max(start, after);
+	return s < end && ecp_sack_in(k, s, end) != end - s &&
+	       ecp_ivset_low(&k->iv) < k->resent;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_sack_resent_lost);
 

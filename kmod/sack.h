@@ -136,10 +136,16 @@ bool ecp_sack_next(const struct ecp_sack *k, u64 *start, u32 *len, u32 max);
 
 /*
  * In a recovery, the output SACKed [start, end) (before ecp_sack_add()):
- * does that newly SACK bytes re-sent in this round (below @resent) above
- * an unSACKed byte that was re-sent before them?
+ * does that newly SACK bytes sent after a copy that is still unSACKed?
+ * Either copies re-sent in this round (below @resent) above an unSACKed
+ * byte re-sent before them, or new bytes at or beyond @after, the offset
+ * S had sent up to when it re-sent its last copy, while a byte re-sent in
+ * this round is unSACKed (RACK's rule, RFC 8985 §6.2, by order of
+ * sending: new data goes after the copies, and arriving first says they
+ * were lost).
  */
-bool ecp_sack_resent_lost(const struct ecp_sack *k, u64 start, u64 end);
+bool ecp_sack_resent_lost(const struct ecp_sack *k, u64 start, u64 end,
+			  u64 after);
 
 /* The copies re-sent so far were lost: re-send every lost byte again. */
 static inline void ecp_sack_again(struct ecp_sack *k)

@@ -207,8 +207,9 @@ static void ecp_sack_bounds_test(struct kunit *test)
 
 /*
  * 20 segments out, 2..5 lost; the re-sent copy of 2 is lost again, 3 and
- * 4 arrive: 2 goes again, and only 2.  (The wait that keeps a late
- * original from counting is the caller's, conn_out.c.)
+ * 4 arrive: 2 goes again, and only 2; lost again, new bytes sent after it
+ * arrive.  (The wait that keeps a late original from counting is the
+ * caller's, conn_out.c.)
  */
 static void ecp_sack_resent_lost_test(struct kunit *test)
 {
@@ -221,7 +222,7 @@ static void ecp_sack_resent_lost_test(struct kunit *test)
 	ecp_sack_add(&k, 6 * MSS, 20 * MSS);
 	ecp_sack_start(&k, ecp_sack_high(&k), 0);
 	/* Before anything is re-sent, no block is about a copy. */
-	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 3 * MSS, 4 * MSS));
+	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 3 * MSS, 4 * MSS, 20 * MSS));
 	KUNIT_ASSERT_TRUE(test, ecp_sack_next(&k, &start, &len, 64 * MSS));
 	KUNIT_EXPECT_EQ(test, start, 2ULL * MSS);
 	KUNIT_EXPECT_EQ(test, len, 4 * MSS);
@@ -229,15 +230,15 @@ static void ecp_sack_resent_lost_test(struct kunit *test)
 	/* Nothing left to re-send. */
 	KUNIT_EXPECT_FALSE(test, ecp_sack_next(&k, &start, &len, 64 * MSS));
 	/* The hole's own block, or one at the ack: no hole below it. */
-	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 2 * MSS, 3 * MSS));
+	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 2 * MSS, 3 * MSS, 20 * MSS));
 	/* Beyond what was re-sent: not a copy of this round. */
-	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 7 * MSS, 8 * MSS));
+	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 7 * MSS, 8 * MSS, 20 * MSS));
 	/* 3..5 arrive, 2 does not. */
-	KUNIT_EXPECT_TRUE(test, ecp_sack_resent_lost(&k, 3 * MSS, 5 * MSS));
+	KUNIT_EXPECT_TRUE(test, ecp_sack_resent_lost(&k, 3 * MSS, 5 * MSS, 20 * MSS));
 	ecp_sack_again(&k);
 	ecp_sack_add(&k, 3 * MSS, 5 * MSS);
 	/* Already SACKed: nothing new, nothing lost. */
-	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 3 * MSS, 5 * MSS));
+	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 3 * MSS, 5 * MSS, 20 * MSS));
 	KUNIT_ASSERT_TRUE(test, ecp_sack_next(&k, &start, &len, 64 * MSS));
 	KUNIT_EXPECT_EQ(test, start, 2ULL * MSS);
 	KUNIT_EXPECT_EQ(test, len, MSS);
@@ -245,6 +246,14 @@ static void ecp_sack_resent_lost_test(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, ecp_sack_next(&k, &start, &len, 64 * MSS));
 	KUNIT_EXPECT_EQ(test, start, 5ULL * MSS);
 	KUNIT_EXPECT_EQ(test, len, MSS);
+	ecp_sack_sent(&k, start + len);
+	/* New bytes sent after the last copy arrive, 2's copy does not. */
+	KUNIT_EXPECT_TRUE(test, ecp_sack_resent_lost(&k, 20 * MSS, 22 * MSS, 20 * MSS));
+	/* Bytes sent before the last copy went say nothing of it. */
+	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 20 * MSS, 22 * MSS, 22 * MSS));
+	/* Once the copies are acked, nothing is lost. */
+	ecp_sack_ack(&k, 20 * MSS, MSS);
+	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 20 * MSS, 22 * MSS, 20 * MSS));
 }
 
 /*
@@ -287,8 +296,8 @@ static void ecp_sack_many_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ecp_sack_test_count(&k), ecp_sack_bytes(&k));
 	KUNIT_EXPECT_FALSE(test, ecp_sack_next(&k, &start, &len, 64 * MSS));
 	/* A SACK of a copy beyond a hole whose copy is not SACKed yet. */
-	KUNIT_EXPECT_TRUE(test, ecp_sack_resent_lost(&k, 604 * MSS, 605 * MSS));
-	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 602 * MSS, 603 * MSS));
+	KUNIT_EXPECT_TRUE(test, ecp_sack_resent_lost(&k, 604 * MSS, 605 * MSS, 2000 * MSS));
+	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 602 * MSS, 603 * MSS, 2000 * MSS));
 	ecp_sack_ack(&k, 2000 * MSS, MSS);
 	KUNIT_EXPECT_EQ(test, ecp_sack_bytes(&k), 0ULL);
 	KUNIT_EXPECT_EQ(test, ecp_sack_pipe(&k, 2000 * MSS, MSS), 0ULL);
