@@ -179,7 +179,7 @@ static void ecp_cc_prr_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cc.cwnd, 274 * MSS + DIV_ROUND_UP(210 * 23 * MSS, 300) -
 			14 * MSS);
 	ecp_cc_prr_sent(&cc, 0, 2 * MSS);
-	/* Below ssthresh: delivered less sent (7), a segment more, up to it. */
+	/* Below ssthresh: delivered less sent (12), a segment more, up to it. */
 	ecp_cc_prr(&cc, 5 * MSS, 190 * MSS, true, MSS);
 	KUNIT_EXPECT_EQ(test, cc.cwnd, 203 * MSS);
 	ecp_cc_prr(&cc, 30 * MSS, 200 * MSS, true, MSS);

@@ -225,7 +225,7 @@ void ecp_conn_free(struct ecp_conn *c)
 	ecp_conn_unhash_ports(c);
 	/*
 	 * Readers that found c under RCU only look at it until they see
-	 * dead under the task's lock, so the interval sets can go now.
+	 * dead under the task's lock: its home's count can go now.
 	 */
 	ecp_conn_release(c);
 	/* The task outlives RCU readers of c: its free is RCU-deferred too. */

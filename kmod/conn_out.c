@@ -183,7 +183,7 @@ void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o,
 	bool win_changed = win != o->win;
 	u64 prev = o->acked, sacked = ecp_sack_bytes(&o->sack);
 	u64 delivered = ecp_conn_out_delivered(o);
-	bool dup = false;
+	bool dup = false, recovering;
 
 	/* The window opens: the persist backoff ends (tcp_ack_probe()). */
 	if (win >= o->mss && o->win < o->mss)
@@ -203,12 +203,21 @@ void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o,
 	 */
 	if (dup && o->sack_ok && ecp_sack_bytes(&o->sack) <= sacked)
 		dup = false;
+	recovering = ecp_cc_recovering(&o->cc, o->acked);
 	ecp_conn_out_loss(c, o, dup);
 	/* What may go in a fast recovery: as much as this ACK says left. */
 	if (ecp_cc_recovering(&o->cc, o->acked) && !o->cc.rto) {
 		u64 now = ecp_conn_out_delivered(o);
 
-		ecp_cc_prr(&o->cc, now > delivered ? now - delivered : 0,
+		delivered = now > delivered ? now - delivered : 0;
+		/*
+		 * Without SACK the recovery's start counts its three
+		 * duplicates at once; the first two came on earlier ACKs,
+		 * and this one delivered a segment (tcp_add_reno_sack()).
+		 */
+		if (!recovering && !o->sack_ok)
+			delivered = min_t(u64, delivered, o->mss);
+		ecp_cc_prr(&o->cc, delivered,
 			   ecp_sack_pipe(&o->sack, o->snd_nxt, o->mss),
 			   o->acked > prev, o->mss);
 	}

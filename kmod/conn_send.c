@@ -833,9 +833,15 @@ u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 			ecp_conn_pace_wait(c, o->pace.next_ns);
 			return 0;
 		}
+		/*
+		 * Whole segments of what the window leaves (PRR's is in
+		 * bytes): a hole's copies start where its segments did.
+		 */
 		if (!ecp_sack_next(&o->sack, &start, &len,
 				   first ? o->mss :
-				   min3((u64)most, o->cc.cwnd - pipe, *budget)))
+				   min3((u64)most,
+					rounddown(o->cc.cwnd - pipe, o->mss),
+					*budget)))
 			return pipe < o->cc.cwnd ? o->cc.cwnd - pipe : 0;
 		first = false;
 		ecp_rtt_resent(&o->rtt);

@@ -8,15 +8,16 @@
  *
  * The SACKed ranges are an interval set (ivset.h) whose watermark is the
  * cumulative ack, on storage the task reserves with its rings
- * (ecp_task_scoreboard()): as many ranges as a ring's worth of segments,
- * every other one lost, makes (ecp_task_holes()), so that the holes a
- * slow start's overshoot leaves in a full queue are all known; nothing in
- * the fast path allocates.  A block the set has no room for is left out:
+ * (ecp_task_scoreboard()): as many ranges as a ring's worth of
+ * 1460-byte segments, every other one lost, makes (ecp_task_holes()), up
+ * to 1024, so that the holes a slow start's overshoot leaves in a full
+ * queue are known (Linux keeps one per segment, in its retransmit queue);
+ * nothing in the fast path allocates.  A block the set has no room for is left out:
  * its bytes look unSACKed and may be re-sent once for nothing, which
  * costs bandwidth, never correctness.  Every question is a binary search
  * and a walk over the ranges it is about, and the SACKed bytes are kept
- * as a sum: a recovery over a thousand holes costs no thousand steps per
- * ACK.  Bytes stay in the rings until they are
+ * as a sum; the pipe still walks the ranges not re-sent yet, up to all of
+ * them at a recovery's start.  Bytes stay in the rings until they are
  * cumulatively acked whatever the scoreboard says: a receiver may renege
  * on what it SACKed (RFC 2018 §8).  An RTO that suspects it forgets the
  * SACKed ranges (ecp_sack_clear()) and re-sends everything outstanding.

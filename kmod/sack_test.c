@@ -249,8 +249,12 @@ static void ecp_sack_resent_lost_test(struct kunit *test)
 	ecp_sack_sent(&k, start + len);
 	/* New bytes sent after the last copy arrive, 2's copy does not. */
 	KUNIT_EXPECT_TRUE(test, ecp_sack_resent_lost(&k, 20 * MSS, 22 * MSS, 20 * MSS));
-	/* Bytes sent before the last copy went say nothing of it. */
-	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 20 * MSS, 22 * MSS, 22 * MSS));
+	/* Bytes sent before the last copy went say nothing of it... */
+	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 20 * MSS, 22 * MSS, 24 * MSS));
+	/* ...a block that reaches past it does, by its new bytes there. */
+	KUNIT_EXPECT_TRUE(test, ecp_sack_resent_lost(&k, 20 * MSS, 24 * MSS, 22 * MSS));
+	ecp_sack_add(&k, 22 * MSS, 24 * MSS);
+	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 20 * MSS, 24 * MSS, 22 * MSS));
 	/* Once the copies are acked, nothing is lost. */
 	ecp_sack_ack(&k, 20 * MSS, MSS);
 	KUNIT_EXPECT_FALSE(test, ecp_sack_resent_lost(&k, 20 * MSS, 22 * MSS, 20 * MSS));

@@ -38,8 +38,9 @@
 #endif
 
 /*
- * A new connection's home CPU: with RFS on, the online CPU with the
- * fewest connections homed on it (this one on a tie); without, this one.
+ * A new connection's home CPU: with RFS on, the online, not isolated CPU
+ * with the fewest connections homed on it (this one on a tie); without,
+ * this one.
  * Each home is given back with ecp_steer_leave() when its connection
  * goes.  Any context.
  */
