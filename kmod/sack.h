@@ -12,9 +12,9 @@
  * 1460-byte segments, every other one lost, makes (ecp_task_holes()), up
  * to 1024, so that the holes a slow start's overshoot leaves in a full
  * queue are known (Linux keeps one per segment, in its retransmit queue);
- * nothing in the fast path allocates.  A block the set has no room for is left out:
- * its bytes look unSACKed and may be re-sent once for nothing, which
- * costs bandwidth, never correctness.  Every question is a binary search
+ * nothing in the fast path allocates.  A block the set has no room for
+ * is left out: its bytes look unSACKed and may be re-sent once for
+ * nothing, which costs bandwidth, never correctness.  Every question is a binary search
  * and a walk over the ranges it is about, and the SACKed bytes are kept
  * as a sum; the pipe still walks the ranges not re-sent yet, up to all of
  * them at a recovery's start.  Bytes stay in the rings until they are

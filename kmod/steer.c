@@ -3,18 +3,19 @@
  * Where a connection's home is (steer.h).  With RFS on, each new
  * connection goes to the online CPU with the fewest connections homed on
  * it, the CPU that accepted it on a tie, among the CPUs the scheduler
- * balances over (not those isolated with isolcpus=): a router's clients often all
- * come in on one link, whose receive interrupt is one CPU's, and homed
- * there every task would queue behind the others on it while the other
- * CPUs only hand packets over.  Without RFS nothing can move a flow, so
- * the home is where the connection was accepted, as before.
+ * balances over (not those isolated with isolcpus=): a router's clients
+ * often all come in on one link, whose receive interrupt is one CPU's,
+ * and homed there every task would queue behind the others on it while
+ * the other CPUs only hand packets over.  Without RFS nothing can move a
+ * flow, so the home is where the connection was accepted, as before.
  *
  * The counts are per CPU and module-wide (all namespaces share the
  * CPUs); two connections accepted at once may pick the same CPU, which
  * the next ones even out.  RFS moves a flow only if the receive queue
  * it arrives on has a flow table (rps_flow_cnt): on a queue without one,
- * a home away from the interrupt's CPU leaves every segment off home.  The choice reads one counter per online CPU,
- * once per connection, never per packet.
+ * a home away from the interrupt's CPU leaves every segment off home.
+ * The choice reads one counter per online CPU, once per connection,
+ * never per packet.
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
