@@ -288,27 +288,31 @@ if [ -s "$out/routerscale.csv" ]; then
 		END {
 			print "tasks,forwarding_mbit_s,forwarding_s_busy,forwarding_busy_per_cpu,forwarding_ns_per_byte," \
 				"ecproxy_mbit_s,ecproxy_s_busy,ecproxy_busy_per_cpu,ecproxy_ns_per_input_byte,input_ratio,off_home," \
-				"rfs_mbit_s,rfs_s_busy,rfs_busy_per_cpu,rfs_ns_per_input_byte,rfs_input_ratio,rfs_off_home,exact"
+				"rfs_mbit_s,rfs_s_busy,rfs_busy_per_cpu,rfs_ns_per_input_byte,rfs_input_ratio,rfs_off_home," \
+				"syn_mbit_s,syn_s_busy,syn_busy_per_cpu,syn_ns_per_input_byte,syn_input_ratio,syn_off_home,exact"
 			for (i = 0; i < m; i++) { t = o[i]; f = "replication" SUBSEP t; x = "ecproxy" SUBSEP t; y = "ecproxy-rfs" SUBSEP t
+				z = "ecproxy-rfs-syn" SUBSEP t
 				if (!n[f]) continue
-				printf "%s,%.3f,%.2f,%s,%.2f%s%s,%d/%d; %d/%d; %d/%d\n", t, med(r, f), med(b, f), p[f], med(c, f),
-					way(x, f), way(y, f), got[f], all[f], got[x], all[x], got[y], all[y] }
+				printf "%s,%.3f,%.2f,%s,%.2f%s%s%s,%d/%d; %d/%d; %d/%d; %d/%d\n", t, med(r, f), med(b, f), p[f], med(c, f),
+					way(x, f), way(y, f), way(z, f), got[f], all[f], got[x], all[x], got[y], all[y], got[z], all[z] }
 		}' "$out/routerscale.csv" > "$out/routerscale-summary.csv"
 	plot routerscale "set title \"S on two CPUs: several at once\"; set ylabel 'ns of S CPU per input byte';
 		set yrange [0:*]; set xlabel 'tasks or copies at once'; set xtics (1, 2, 4);
 		plot '$out/routerscale-summary.csv' using 1:5 every ::1 with linespoints title 'forwarding, per byte',
 		'' using 1:9 every ::1 with linespoints title 'ecproxy, per input byte',
-		'' using 1:15 every ::1 with linespoints title 'ecproxy with RFS, per input byte'"
+		'' using 1:15 every ::1 with linespoints title 'ecproxy with RFS, per input byte',
+		'' using 1:21 every ::1 with linespoints title 'ecproxy with RFS, homes where accepted'"
 	{
 		echo "## Router CPU across CPUs ([routerscale.png](routerscale.png), [routerscale.csv](routerscale.csv))"
 		echo
 		echo "1, 2 and 4 RS(3,2) tasks at once to A1 against as many plain copies"
 		echo "forwarded at once, uncapped, S on two CPUs; ecproxy as S's links"
 		echo "spread its flows, and with Receive Flow Steering on, which keeps each"
-		echo "connection's flows on its CPU. Medians of the runs, each CPU's busy"
-		echo "share from the last exact run; off home: segments that came in away"
-		echo "from their connection's CPU; exact: forwarding's, ecproxy's and with"
-		echo "RFS over all runs."
+		echo "connection's flows on its CPU: homes chosen by load (the default), and"
+		echo "where the client's SYN came in (steer_by_load=N). Medians of the runs,"
+		echo "each CPU's busy share from the last exact run; off home: segments that"
+		echo "came in away from their connection's CPU; exact: of each way, over all"
+		echo "runs."
 		if [ -s "$out/routerscale-env.txt" ]; then
 			echo
 			sed 's/^/    /' "$out/routerscale-env.txt"
@@ -316,10 +320,11 @@ if [ -s "$out/routerscale.csv" ]; then
 		echo
 		echo "| at once | way | Mbit/s | S busy (per CPU) | ns of S per input byte | / forwarded | off home | exact |"
 		echo "|---:|---|---:|---|---:|---:|---:|---|"
-		awk -F, 'NR > 1 { gsub(";", " / ", $4); gsub(";", " / ", $8); gsub(";", " / ", $14); split($18, ex, "; ")
+		awk -F, 'NR > 1 { gsub(";", " / ", $4); gsub(";", " / ", $8); gsub(";", " / ", $14); gsub(";", " / ", $20); split($24, ex, "; ")
 			printf "| %d | forwarding | %.1f | %.0f%% (%s) | %.1f | | | %s |\n", $1, $2, 100 * $3, $4, $5, ex[1]
 			if ($6 != "") printf "| | ecproxy | %.1f | %.0f%% (%s) | %.1f | **%.2f** | %d | %s |\n", $6, 100 * $7, $8, $9, $10, $11, ex[2]
-			if ($12 != "") printf "| | ecproxy, RFS | %.1f | %.0f%% (%s) | %.1f | **%.2f** | %d | %s |\n", $12, 100 * $13, $14, $15, $16, $17, ex[3] }' \
+			if ($12 != "") printf "| | ecproxy, RFS | %.1f | %.0f%% (%s) | %.1f | **%.2f** | %d | %s |\n", $12, 100 * $13, $14, $15, $16, $17, ex[3]
+			if ($18 != "") printf "| | ecproxy, RFS, homes where accepted | %.1f | %.0f%% (%s) | %.1f | **%.2f** | %d | %s |\n", $18, 100 * $19, $20, $21, $22, $23, ex[4] }' \
 			"$out/routerscale-summary.csv"
 		echo
 	} >> "$md"

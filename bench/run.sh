@@ -527,9 +527,15 @@ fi
 # runs twice: as S's links spread its flows over the CPUs (off_home: the
 # tasks' segments that came in away from their connection's CPU), and with
 # Receive Flow Steering enabled, which ecproxy uses to keep each
-# connection's flows on its CPU (kmod/steer.h).  The samples bracket the
-# transfers: the clients wait for a common start.
-routerscale_run() {	# WAY N: one CSV line (WAY ecproxy-rfs: ecproxy, RFS on)
+# connection's flows on its CPU (kmod/steer.h), twice: homes chosen by
+# load, and where the client's SYN came in (steer_by_load=N).  The samples
+# bracket the transfers: the clients wait for a common start.
+# steer_by_load Y|N: the module parameter on S (kmod/steer.c).
+steer_by_load() {
+	topo_s_run "echo $1 > /sys/module/ecproxy/parameters/steer_by_load"
+}
+routerscale_run() {	# WAY N: one CSV line (WAY ecproxy-rfs: ecproxy, RFS on;
+			# ecproxy-rfs-syn: and homes where accepted)
 	local w=$1 n=$2 a b t at pids=() exact=0 r off=0 v
 	for t in $(seq 1 "$n"); do
 		[ "$w" = replication ] ||
@@ -587,14 +593,16 @@ if want routerscale && s_alone routerscale && bench_s_steer 2; then
 		echo "way,tasks,mbit_s,s_cpu_s,s_busy,s_busy_per_cpu,s_ns_per_input_byte,exact,off_home" > "$out/routerscale.csv"
 		for n in 1 2 4; do
 			for rep in $(seq 1 "$reps"); do
-				for w in replication ecproxy ecproxy-rfs; do
+				for w in replication ecproxy ecproxy-rfs ecproxy-rfs-syn; do
 					say "router CPU across CPUs: $w, $n at once, run $rep"
-					if [ "$w" = ecproxy-rfs ] && ! topo_rfs on; then
+					if [ "${w#ecproxy-rfs}" != "$w" ] && ! topo_rfs on; then
 						say "  RFS: S refused it; skipped"
 						continue
 					fi
+					[ "$w" != ecproxy-rfs-syn ] || steer_by_load N
 					routerscale_run $w "$n" >> "$out/routerscale.csv"
-					[ "$w" != ecproxy-rfs ] || topo_rfs off
+					[ "$w" != ecproxy-rfs-syn ] || steer_by_load Y
+					[ "${w#ecproxy-rfs}" = "$w" ] || topo_rfs off
 					say "  $(tail -1 "$out/routerscale.csv")"
 				done
 			done

@@ -19,6 +19,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/cpumask.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/sched/isolation.h>
 #include <linux/smp.h>
@@ -27,11 +28,22 @@
 
 static DEFINE_PER_CPU(atomic_t, ecp_steer_homed);
 
+/*
+ * Off, the home is where the connection was accepted even with RFS: for
+ * a router whose NIC already spreads its flows over the CPUs (RSS), and
+ * for comparing the two choices side by side (make bench, routerscale).
+ * Later connections only: a connection keeps the home it was given.
+ */
+static bool steer_by_load = true;
+module_param(steer_by_load, bool, 0644);
+MODULE_PARM_DESC(steer_by_load,
+		 "With RFS on, home each new connection on the CPU with the fewest connections (default: Y; N homes it where it was accepted, as without RFS)");
+
 unsigned int ecp_steer_home(void)
 {
 	unsigned int here = raw_smp_processor_id(), home = here;
 #ifdef CONFIG_RPS
-	if (static_branch_unlikely(&rfs_needed)) {
+	if (static_branch_unlikely(&rfs_needed) && READ_ONCE(steer_by_load)) {
 		int least = atomic_read(per_cpu_ptr(&ecp_steer_homed, here));
 		unsigned int cpu;
 

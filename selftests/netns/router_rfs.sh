@@ -12,7 +12,8 @@
 # S first sees it.  Where a connection lives is its home, which `ecctl
 # monitor` prints when it is established: without RFS the CPU of the
 # client's SYN; with RFS the CPU with the fewest connections (kmod/steer.c),
-# so that two connections at once live on different CPUs.  Byte-exact
+# so that two connections at once live on different CPUs, unless the
+# module parameter steer_by_load is N (both on the SYN's CPU).  Byte-exact
 # every time.  Needs two CPUs (make check runs it in netns-debian-late,
 # whose VM has two).  ../lib/topo.sh with RS(3,2).
 set -u
@@ -68,10 +69,50 @@ run() {
 	echo "# $desc: $off of $segs source segments (and the client's) off home" >&2
 }
 
-# home ID: the CPU task ID's connection was established on (monitor).
+# both_at_once DESC: tasks 3 and 4 at once, with both clients on CPU 0;
+# sets h3 and h4, their homes.  The first client's bytes go through a pipe
+# that nobody reads until the second is done (with A's receive buffer
+# small), so that the first holds its connection however fast or slow
+# the VM.  Two tests (byte-exact); fails if the two did not overlap.
+both_at_once() {
+	local desc=$1 f3 first
+	h3= h4=
+	wait_for 10 ec_conn_idle 3 && wait_for 10 ec_conn_idle 4 || return 1
+	mon_from=$(($(wc -l < "$tmp/mon.txt") + 1))
+	taskset -p -c 0 $$ >/dev/null
+	rm -f "$tmp/go"
+	echo "[+] ip netns exec $A socat -u TCP:$VIP:7003 - | (held) > out" >&"$tap_log"
+	timeout "$EC_TIMEOUT" ip netns exec "$A" socat -u TCP:$VIP:7003 - \
+		2> "$tmp/3/err" |
+		{ wait_for 60 test -e "$tmp/go"; cat; } > "$tmp/3/out" &
+	f3=$!
+	h3=$(home 3)
+	ec_fetch 4
+	h4=$(home 4)
+	touch "$tmp/go"
+	wait $f3
+	taskset -p -c 0-$((ncpu - 1)) $$ >/dev/null
+	ec_verify "$desc, two at once: the first fragment, byte-exact" 3
+	ec_verify "$desc, two at once: the second fragment, byte-exact" 4
+	# The monitor's lines are in the order of the events.
+	first=$(tail -n +$mon_from "$tmp/mon.txt" |
+		grep -Eo "^task (3 completed|4 established)" | head -1)
+	if [ "$first" != "task 4 established" ]; then
+		echo "# $desc: the first completed before the second was established" >&2
+		return 1
+	fi
+}
+
+# home ID: the CPU task ID's connection was established on (the monitor's
+# lines from mon_from on).
+mon_from=1
+mon_since() {
+	tail -n +$mon_from "$tmp/mon.txt" | grep -Eq "$1"
+}
 home() {
-	wait_for 10 mon_has "^task $1 established .* cpu [0-9]+\$" &&
-		sed -n "s/^task $1 established .* cpu \([0-9]*\)\$/\1/p" "$tmp/mon.txt" | tail -1
+	wait_for 10 mon_since "^task $1 established .* cpu [0-9]+\$" &&
+		tail -n +$mon_from "$tmp/mon.txt" |
+		sed -n "s/^task $1 established .* cpu \([0-9]*\)\$/\1/p" | tail -1
 }
 
 run "RFS off: RS(3,2), sources on both CPUs, 1 MiB fragment" 1
@@ -100,43 +141,31 @@ if pp topo_rfs on; then
 			"off-home $off of $segs source segments"
 	fi
 
-	# Two at once, both clients on CPU 0: the second goes to the other
-	# CPU (without the choice by load, both would live on 0).  The first
-	# client's bytes go through a pipe that nobody reads until the second
-	# is done: with A's receive buffer cut to 128 KiB, the first holds
-	# its connection however fast or slow the VM.
+	# Two at once, both clients on CPU 0: by load, the second goes to
+	# the other CPU; with steer_by_load=N both live where their SYNs came
+	# in.  A's receive buffer is cut to 128 KiB for both_at_once.
+	par=/sys/module/ecproxy/parameters/steer_by_load
 	if ec_prep 3 isal-cauchy 3 2 0 $((3 << 20)) &&
 		ec_prep 4 isal-cauchy 3 2 0 $((3 << 20)) &&
-		pp ip netns exec "$A" sysctl -qw net.ipv4.tcp_rmem="4096 131072 131072"; then
-		taskset -p -c 0 $$ >/dev/null
-		rm -f "$tmp/go"
-		echo "[+] ip netns exec $A socat -u TCP:$VIP:7003 - | (held) > out" >&"$tap_log"
-		timeout "$EC_TIMEOUT" ip netns exec "$A" socat -u TCP:$VIP:7003 - \
-			2> "$tmp/3/err" |
-			{ wait_for 60 test -e "$tmp/go"; cat; } > "$tmp/3/out" &
-		f3=$!
-		h3=$(home 3)
-		ec_fetch 4
-		h4=$(home 4)
-		touch "$tmp/go"
-		wait $f3
-		taskset -p -c 0-$((ncpu - 1)) $$ >/dev/null
-		ec_verify "RFS on, two at once: the first fragment, byte-exact" 3
-		ec_verify "RFS on, two at once: the second fragment, byte-exact" 4
-		# The monitor's lines are in the order of the events.
-		at_once=$(grep -Eo "^task (3 completed|4 established)" "$tmp/mon.txt" |
-			head -1)
-		if [ "$at_once" != "task 4 established" ]; then
-			tap_fail "RFS on: two connections at once live on two CPUs" \
-				"the first completed before the second was established; $(grep -E '^task [34] ' "$tmp/mon.txt" | tr '\n' ';')"
-		elif [ -n "$h3" ] && [ -n "$h4" ] && [ "$h3" != "$h4" ]; then
+		pp ip netns exec "$A" sysctl -qw net.ipv4.tcp_rmem="4096 131072 131072" &&
+		pp sh -c "echo N > $par"; then
+		if both_at_once "RFS on, steer_by_load=N" &&
+			[ "$h3" = 0 ] && [ "$h4" = 0 ]; then
+			tap_ok "RFS on, steer_by_load=N: both live where their SYNs came in (cpu 0)"
+		else
+			tap_fail "RFS on, steer_by_load=N: both live where their SYNs came in" \
+				"homes '$h3' and '$h4', want 0 and 0"
+		fi
+		pp sh -c "echo Y > $par"
+		if both_at_once "RFS on" && [ -n "$h3" ] && [ -n "$h4" ] &&
+			[ "$h3" != "$h4" ]; then
 			tap_ok "RFS on: two connections at once live on two CPUs ($h3 and $h4)"
 		else
 			tap_fail "RFS on: two connections at once live on two CPUs" \
-				"homes '$h3' and '$h4'; $(grep -E '^task [1-4] ' "$tmp/mon.txt" | tr '\n' ';')"
+				"homes '$h3' and '$h4'"
 		fi
 	else
-		tap_fail "RFS on, two at once" "setting up the sources or the tasks failed"
+		tap_fail "RFS on, two at once" "setting up the sources, the tasks or steer_by_load failed"
 	fi
 	ec_stop_servers
 	topo_rfs off
