@@ -776,8 +776,8 @@ static u32 ecp_conn_pace_out(struct ecp_conn *c, struct ecp_conn_out *o,
 {
 	u64 cap = READ_ONCE(c->t->rate);
 	u64 rate = READ_ONCE(pacing) ?
-		   ecp_pace_rate(o->cc.cwnd, o->rtt.srtt_us,
-				 o->cc.cwnd < o->cc.ssthresh) : 0;
+		   ecp_pace_rate(o->cc.cwnd, o->cc.ssthresh,
+				 o->snd_nxt - o->acked, o->rtt.srtt_us) : 0;
 
 	/* 1.2 times, as cap + cap / 5: no product to overflow. */
 	cap += min(cap / 5, U64_MAX - cap);

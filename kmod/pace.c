@@ -13,10 +13,12 @@
 
 #include "pace.h"
 
-u64 ecp_pace_rate(u32 cwnd, u32 srtt_us, bool slow_start)
+u64 ecp_pace_rate(u32 cwnd, u32 ssthresh, u64 out, u32 srtt_us)
 {
-	u64 rate = (u64)cwnd * USEC_PER_SEC *
-		   (slow_start ? ECP_PACE_SS_PCT : ECP_PACE_CA_PCT) / 100;
+	u32 window = max_t(u64, cwnd, min_t(u64, out, U32_MAX));
+	u64 rate = (u64)window * USEC_PER_SEC *
+		   (cwnd < ssthresh / 2 ? ECP_PACE_SS_PCT : ECP_PACE_CA_PCT) /
+		   100;
 
 	if (!srtt_us)
 		return 0;

@@ -34,10 +34,15 @@ struct ecp_pace {
 };
 
 /*
- * The rate for a window of @cwnd bytes over a round trip of @srtt_us, in
- * slow start or not; 0 (not paced) while there is no round trip.
+ * The rate for a congestion window of @cwnd bytes, with @out bytes sent
+ * and not yet acked, over a round trip of @srtt_us; 0 (not paced) while
+ * there is no round trip.  As tcp_update_pacing_rate(): the window is
+ * the larger of cwnd and what is out (packets_out), so that a recovery,
+ * whose cwnd PRR brings down towards what is in the pipe, re-sends at the
+ * pace the flow had; slow start's ratio applies below half @ssthresh,
+ * and 1.2 times from there, where slow start is about to end.
  */
-u64 ecp_pace_rate(u32 cwnd, u32 srtt_us, bool slow_start);
+u64 ecp_pace_rate(u32 cwnd, u32 ssthresh, u64 out, u32 srtt_us);
 
 /* May a segment leave at @now_ns?  If not, it waits until next_ns. */
 static inline bool ecp_pace_ready(const struct ecp_pace *p, u64 now_ns)

@@ -10,15 +10,29 @@
 static void ecp_pace_rate_test(struct kunit *test)
 {
 	/* 10 segments of 1448 over 2 ms: 7.24 MB/s, twice that in slow start. */
-	KUNIT_EXPECT_EQ(test, ecp_pace_rate(14480, 2000, true), 14480000ULL);
-	KUNIT_EXPECT_EQ(test, ecp_pace_rate(14480, 2000, false), 8688000ULL);
+	KUNIT_EXPECT_EQ(test, ecp_pace_rate(14480, U32_MAX, 0, 2000),
+			14480000ULL);
+	KUNIT_EXPECT_EQ(test, ecp_pace_rate(14480, 14480, 0, 2000),
+			8688000ULL);
+	/* Slow start's ratio only below half ssthresh, as Linux. */
+	KUNIT_EXPECT_EQ(test, ecp_pace_rate(14480, 28962, 0, 2000),
+			14480000ULL);
+	KUNIT_EXPECT_EQ(test, ecp_pace_rate(14480, 28960, 0, 2000),
+			8688000ULL);
+	/* More out than cwnd (PRR in a recovery): the pace of what is out. */
+	KUNIT_EXPECT_EQ(test, ecp_pace_rate(14480, 14480, 28960, 2000),
+			17376000ULL);
+	KUNIT_EXPECT_EQ(test, ecp_pace_rate(14480, 14480, 1448, 2000),
+			8688000ULL);
 	/* No round trip yet: not paced. */
-	KUNIT_EXPECT_EQ(test, ecp_pace_rate(14480, 0, true), 0ULL);
+	KUNIT_EXPECT_EQ(test, ecp_pace_rate(14480, U32_MAX, 0, 0), 0ULL);
 	/* The largest window over a microsecond does not overflow. */
-	KUNIT_EXPECT_EQ(test, ecp_pace_rate(1U << 30, 1, true),
+	KUNIT_EXPECT_EQ(test, ecp_pace_rate(1U << 30, U32_MAX, 0, 1),
 			(1ULL << 31) * 1000000);
+	KUNIT_EXPECT_EQ(test, ecp_pace_rate(1, U32_MAX, 1ULL << 40, 1),
+			(u64)U32_MAX * 2000000);
 	/* Never 0 once there is a round trip: that would mean unpaced. */
-	KUNIT_EXPECT_EQ(test, ecp_pace_rate(1, 3000000, false), 1ULL);
+	KUNIT_EXPECT_EQ(test, ecp_pace_rate(1, 2, 0, 3000000), 1ULL);
 }
 
 static void ecp_pace_sent_test(struct kunit *test)
