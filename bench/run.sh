@@ -530,10 +530,6 @@ fi
 # connection's flows on its CPU (kmod/steer.h), twice: homes chosen by
 # load, and where the client's SYN came in (steer_by_load=N).  The samples
 # bracket the transfers: the clients wait for a common start.
-# steer_by_load Y|N: the module parameter on S (kmod/steer.c).
-steer_by_load() {
-	topo_s_run "echo $1 > /sys/module/ecproxy/parameters/steer_by_load"
-}
 routerscale_run() {	# WAY N: one CSV line (WAY ecproxy-rfs: ecproxy, RFS on;
 			# ecproxy-rfs-syn: and homes where accepted)
 	local w=$1 n=$2 a b t at pids=() exact=0 r off=0 v
@@ -593,15 +589,23 @@ if want routerscale && s_alone routerscale && bench_s_steer 2; then
 		echo "way,tasks,mbit_s,s_cpu_s,s_busy,s_busy_per_cpu,s_ns_per_input_byte,exact,off_home" > "$out/routerscale.csv"
 		for n in 1 2 4; do
 			for rep in $(seq 1 "$reps"); do
-				for w in replication ecproxy ecproxy-rfs ecproxy-rfs-syn; do
+				# The two RFS ways in turns first, so that
+				# neither always runs after the other.
+				rfs=(ecproxy-rfs ecproxy-rfs-syn)
+				[ $((rep % 2)) = 1 ] || rfs=(ecproxy-rfs-syn ecproxy-rfs)
+				for w in replication ecproxy "${rfs[@]}"; do
 					say "router CPU across CPUs: $w, $n at once, run $rep"
 					if [ "${w#ecproxy-rfs}" != "$w" ] && ! topo_rfs on; then
 						say "  RFS: S refused it; skipped"
 						continue
 					fi
-					[ "$w" != ecproxy-rfs-syn ] || steer_by_load N
+					if [ "$w" = ecproxy-rfs-syn ] && ! topo_steer_by_load N; then
+						say "  steer_by_load: S refused it; skipped"
+						topo_rfs off
+						continue
+					fi
 					routerscale_run $w "$n" >> "$out/routerscale.csv"
-					[ "$w" != ecproxy-rfs-syn ] || steer_by_load Y
+					[ "$w" != ecproxy-rfs-syn ] || topo_steer_by_load Y
 					[ "${w#ecproxy-rfs}" = "$w" ] || topo_rfs off
 					say "  $(tail -1 "$out/routerscale.csv")"
 				done

@@ -393,7 +393,8 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 	c->src_mss = 0xffff;
 	/*
 	 * Without RFS, home is where the client's SYN came in (for DEST,
-	 * where TASK_START ran); with it, the least loaded CPU (steer.c).
+	 * where TASK_START ran); with it, the least loaded CPU, unless
+	 * steer_by_load is off (steer.c).
 	 */
 	c->home = ecp_steer_home();
 	/* As for S's own sockets: tcp_timestamps 0 offers none. */

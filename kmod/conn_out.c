@@ -151,8 +151,7 @@ static u64 ecp_conn_out_delivered(const struct ecp_conn_out *o)
 static void ecp_conn_out_loss(struct ecp_conn *c, struct ecp_conn_out *o,
 			      bool dup)
 {
-	/* Once its FIN is acked, acked is snd_nxt + 1. */
-	u64 flight = o->acked < o->snd_nxt ? o->snd_nxt - o->acked : 0;
+	u64 flight = ecp_conn_out_flight(o);
 	bool third;
 
 	if (ecp_cc_recovering(&o->cc, o->acked)) {

@@ -777,7 +777,7 @@ static u32 ecp_conn_pace_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	u64 cap = READ_ONCE(c->t->rate);
 	u64 rate = READ_ONCE(pacing) ?
 		   ecp_pace_rate(o->cc.cwnd, o->cc.ssthresh,
-				 o->snd_nxt - o->acked, o->rtt.srtt_us) : 0;
+				 ecp_conn_out_flight(o), o->rtt.srtt_us) : 0;
 
 	/* 1.2 times, as cap + cap / 5: no product to overflow. */
 	cap += min(cap / 5, U64_MAX - cap);
@@ -809,7 +809,7 @@ u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 
 	if (!ecp_cc_recovering(&o->cc, o->acked))
 		return U64_MAX;
-	/* The pace of the recovery's window (an RTO's is one segment). */
+	/* The flow's pace: of cwnd, or of what is out if more (pace.h). */
 	most = ecp_conn_pace_out(c, o, rounddown(ECP_GSO_MAX, o->mss));
 	now_ns = ktime_get_ns();
 	pipe = ecp_sack_pipe(&o->sack, o->snd_nxt, o->mss);

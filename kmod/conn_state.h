@@ -317,6 +317,15 @@ static inline u64 ecp_conn_out_snd_max(const struct ecp_conn_out *o)
 	return o->snd_nxt + o->fin_sent;
 }
 
+/*
+ * The data bytes S sent output o that it has not acked (Linux's
+ * packets_out, in bytes); once its FIN is acked, acked is snd_nxt + 1.
+ */
+static inline u64 ecp_conn_out_flight(const struct ecp_conn_out *o)
+{
+	return o->acked < o->snd_nxt ? o->snd_nxt - o->acked : 0;
+}
+
 /* The sequence number of offset @off of the stream S sends output o. */
 static inline u32 ecp_conn_out_seq(const struct ecp_conn_out *o, u64 off)
 {

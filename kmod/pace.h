@@ -2,8 +2,9 @@
 /*
  * Pacing what S sends an output, as Linux's TCP paces a socket without
  * the fq qdisc (tcp_internal_pacing()): a rate from the congestion window
- * and the round trip, twice the window per round trip in slow start and
- * 1.2 times after it (tcp_update_pacing_rate()), and an earliest departure
+ * (or what is out, if more) and the round trip, twice the window per round
+ * trip below half the slow start threshold and 1.2 times from there
+ * (tcp_update_pacing_rate()), and an earliest departure
  * time for the next segment that each one sent pushes on by its length at
  * that rate (tcp_wstamp_ns).  What cannot go yet waits for the
  * connection's pacing timer.  The GSO packets are sized to about a

@@ -5,10 +5,10 @@
  * the CPUs by their hashes; every segment then takes the task's lock and
  * its rings, so on several CPUs they take them in turns and the cache
  * lines travel.  Each connection has a home CPU instead (steer.c: the
- * least loaded with RFS on, else the one that accepted it), and ecproxy
- * tells Receive Flow Steering (RFS) that every
- * one of its flows belongs there, as a socket's recvmsg() tells it where
- * its reader runs (rps_record_sock_flow()).  RFS then moves each flow's
+ * least loaded with RFS on and steer_by_load, else the one that accepted
+ * it), and ecproxy tells Receive Flow Steering (RFS) that every one of
+ * its flows belongs there, as a socket's recvmsg() tells it where its
+ * reader runs (rps_record_sock_flow()).  RFS then moves each flow's
  * packets to that CPU after GRO (or a NIC that can steer, with
  * accelerated RFS, moves them itself), once the flow's earlier packets
  * have left the old CPU's backlog, so that none is reordered.
@@ -38,9 +38,9 @@
 #endif
 
 /*
- * A new connection's home CPU: with RFS on, the online, not isolated CPU
- * with the fewest connections homed on it (this one on a tie); without,
- * this one.
+ * A new connection's home CPU: with RFS on (and the module parameter
+ * steer_by_load, the default), the online, not isolated CPU with the
+ * fewest connections homed on it (this one on a tie); else this one.
  * Each home is given back with ecp_steer_leave() when its connection
  * goes.  Any context.
  */

@@ -311,6 +311,12 @@ topo_rfs() {
 	[ "$1" != off ] || topo_rfs_was=
 }
 
+# topo_steer_by_load Y|N: the module parameter on S (kmod/steer.c): with
+# RFS on, homes chosen by load (Y) or where accepted (N).
+topo_steer_by_load() {
+	topo_s_run "echo $1 > /sys/module/ecproxy/parameters/steer_by_load"
+}
+
 # topo_each_link FN ARGS...: FN NS DEV ARGS... for both ends of every link.
 topo_each_link() {
 	local x fn=$1
