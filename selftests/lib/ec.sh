@@ -388,7 +388,9 @@ ec_client_reset() {
 
 # ec_monitor: `ecctl monitor` on S into $tmp/mon.txt for the rest of the
 # test, stopped with the topology; mon_has REGEX then asks whether a line
-# it printed matches REGEX.
+# it printed matches REGEX, and mon_text prints those lines: all of them,
+# or since the last ec_mon_mark, for a test that repeats its events.
+ec_mon_from=1
 ec_monitor() {
 	ip netns exec "$S" "$ECCTL" monitor > "$tmp/mon.txt" 2> "$tmp/mon.err" &
 	ec_mon_pid=$!
@@ -399,8 +401,16 @@ ec_monitor() {
 	trap ec_mon_cleanup EXIT
 }
 
+mon_text() {
+	tail -n +"$ec_mon_from" "$tmp/mon.txt"
+}
+
 mon_has() {
-	grep -Eq "$1" "$tmp/mon.txt"
+	mon_text | grep -Eq "$1"
+}
+
+ec_mon_mark() {
+	ec_mon_from=$(($(wc -l < "$tmp/mon.txt") + 1))
 }
 
 # ec_monitor_stop: end ec_monitor's `ecctl monitor` (before an unload).

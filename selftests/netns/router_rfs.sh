@@ -83,7 +83,7 @@ both_at_once() {
 		echo "# $desc: an earlier connection of task 3 or 4 did not end" >&2
 		return 1
 	fi
-	mon_from=$(($(wc -l < "$tmp/mon.txt") + 1))
+	ec_mon_mark
 	taskset -p -c 0 $$ >/dev/null
 	rm -f "$tmp/go"
 	echo "[+] ip netns exec $A socat -u TCP:$VIP:7003 - | (held) > out" >&"$tap_log"
@@ -100,7 +100,7 @@ both_at_once() {
 	ec_verify "$desc, two at once: the first fragment, byte-exact" 3
 	ec_verify "$desc, two at once: the second fragment, byte-exact" 4
 	# The monitor's lines are in the order of the events.
-	first=$(tail -n +$mon_from "$tmp/mon.txt" |
+	first=$(mon_text |
 		grep -Eo "^task (3 completed|3 failed|4 established)" | head -1)
 	if [ "$first" != "task 4 established" ]; then
 		echo "# $desc: the first completed before the second was established" >&2
@@ -109,15 +109,10 @@ both_at_once() {
 }
 
 # home ID: the CPU task ID's connection was established on (the monitor's
-# lines from mon_from on).
-mon_from=1
-mon_since() {
-	tail -n +$mon_from "$tmp/mon.txt" | grep -Eq "$1"
-}
+# lines since the last ec_mon_mark).
 home() {
-	wait_for 10 mon_since "^task $1 established .* cpu [0-9]+\$" &&
-		tail -n +$mon_from "$tmp/mon.txt" |
-		sed -n "s/^task $1 established .* cpu \([0-9]*\)\$/\1/p" | tail -1
+	wait_for 10 mon_has "^task $1 established .* cpu [0-9]+\$" &&
+		mon_text | sed -n "s/^task $1 established .* cpu \([0-9]*\)\$/\1/p" | tail -1
 }
 
 run "RFS off: RS(3,2), sources on both CPUs, 1 MiB fragment" 1
