@@ -653,7 +653,7 @@ static void ecp_conn_answered_writer(struct ecp_conn *c, struct sk_buff_head *q)
 	for (i = 0; i < c->nout; i++) {
 		struct ecp_conn_out *o = &c->out[i];
 
-		o->rto = ECP_RTO_MIN;
+		o->rto = ecp_rtt_rto(&o->rtt);
 		o->last_progress = jiffies;
 		ecp_cc_init(&o->cc, o->mss);
 		ecp_conn_send_ack_out(c, o, q);
@@ -701,6 +701,8 @@ void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
 		cl->synack_sent = true;
 		cl->last_progress = jiffies;
 		cl->rto = ECP_SYNACK_RTO;
+		/* Its answer times it (ecp_conn_out_handshake_rtt()). */
+		ecp_rtt_sent(&cl->rtt, 0, tcp_clock_us());
 		ecp_conn_send_synack_client(c, q);
 		return;
 	}
@@ -715,7 +717,7 @@ void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
 	for (i = 0; i < c->nout; i++) {
 		struct ecp_conn_out *o = &c->out[i];
 
-		o->rto = ECP_RTO_MIN;
+		o->rto = ecp_rtt_rto(&o->rtt);
 		o->last_progress = jiffies;
 		ecp_cc_init(&o->cc, o->mss);
 		ecp_conn_send_ack_out(c, o, q);
@@ -1044,6 +1046,7 @@ static bool ecp_conn_tick_handshake(struct ecp_conn *c, unsigned long now,
 		} else if (ecp_conn_has_client(c)) {
 			if (!o->synack_sent)
 				return true;
+			ecp_rtt_resent(&o->rtt);
 			ecp_conn_send_synack_client(c, q);
 		} else {
 			for (i = 0; i < c->k; i++)

@@ -29,6 +29,27 @@
 #include "conn_state.h"
 #include "task.h"
 
+/*
+ * Output o's answer @p to S's SYN (a target's SYN-ACK) or SYN-ACK (the
+ * client's ACK) gives the first round trip, as Linux takes it
+ * (tcp_synack_rtt_meas(), tcp_ack_update_rtt()): timed, unless S sent it
+ * again (Karn), else from the echo of S's clock, which says which copy
+ * it answers.  The first flight's RTO comes from it: ECP_RTO_MIN alone
+ * fired before the first ack on a path of 200 ms, went back N and left
+ * slow start at a window of one segment.
+ */
+void ecp_conn_out_handshake_rtt(struct ecp_conn_out *o,
+				const struct ecp_seg *p)
+{
+	u32 m;
+
+	if (ecp_rtt_acked(&o->rtt, 0, tcp_clock_us()) || !p->h.ts)
+		return;
+	m = ecp_ts_rtt_us(&o->ts, p->h.tsecr, tcp_time_stamp_raw());
+	if (m)
+		ecp_rtt_sample(&o->rtt, m);
+}
+
 /* Its ack moved to @ack: release, time, grow the window. */
 static void ecp_conn_out_acked(struct ecp_conn *c, struct ecp_conn_out *o,
 			       const struct ecp_seg *p, u64 ack)

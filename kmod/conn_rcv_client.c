@@ -41,10 +41,12 @@ static void ecp_conn_rcv_client_syn(struct net *net, struct ecp_task *t,
 		if (ecp_conn_caller(c)->synack_sent) {
 			if (c->state != ECPROXY_CONN_HANDSHAKE)
 				return;
-			if (ecp_conn_has_writer(c))
+			if (ecp_conn_has_writer(c)) {
 				ecp_conn_send_synack_writer(c, q);
-			else
+			} else {
+				ecp_rtt_resent(&c->out[0].rtt);
 				ecp_conn_send_synack_client(c, q);
+			}
 			return;
 		}
 		for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
@@ -76,7 +78,8 @@ static void ecp_conn_rcv_client_syn(struct net *net, struct ecp_task *t,
 }
 
 /* The client's ACK of the SYN-ACK completes all k handshakes. */
-static void ecp_conn_rcv_client_established(struct ecp_conn *c)
+static void ecp_conn_rcv_client_established(struct ecp_conn *c,
+					    const struct ecp_seg *p)
 {
 	struct ecp_conn_out *cl = &c->out[0];
 	struct ecp_task *t = c->t;
@@ -86,7 +89,8 @@ static void ecp_conn_rcv_client_established(struct ecp_conn *c)
 	ecp_event_conn(c->net, t, ECPROXY_EVENT_CONN_ESTABLISHED,
 		       cl->peer.addr, cl->peer.port, 0, c->start, c->home, 0,
 		       -1, -1);
-	cl->rto = ECP_RTO_MIN;
+	ecp_conn_out_handshake_rtt(cl, p);
+	cl->rto = ecp_rtt_rto(&cl->rtt);
 	ecp_cc_init(&cl->cc, cl->mss);
 	for (i = 0; i < c->k; i++)
 		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_ESTABLISHED);
@@ -141,7 +145,7 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 			   ecp_conn_client_ack_off(c)))
 		ecp_conn_ts_seen(&cl->ts, p);
 	if (c->state == ECPROXY_CONN_HANDSHAKE)
-		ecp_conn_rcv_client_established(c);
+		ecp_conn_rcv_client_established(c, p);
 
 	ecp_conn_out_ack(c, cl, p, ack_off, (u32)p->h.win << cl->ws,
 			 p->len || fin);

@@ -30,6 +30,7 @@ static void ecp_conn_rcv_tgt_synack(struct ecp_conn *c, struct ecp_conn_out *o,
 	o->irs = p->h.seq;
 	/* S offered timestamps (ecp_conn_send_syn_tgt()). */
 	ecp_conn_ts_open(c, &o->ts, p);
+	ecp_conn_out_handshake_rtt(o, p);
 	o->mss = min_t(u16, o->mss, p->h.mss ?: ECP_DEFAULT_MSS);
 	o->mss = ecp_conn_ts_mss(&o->ts, o->mss);
 	/* S offered shift 0: scaling is on if the target answered it. */

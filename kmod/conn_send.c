@@ -204,6 +204,15 @@ void ecp_conn_send_syn_tgt(struct ecp_conn *c, struct ecp_conn_out *o,
 	h.wscale = 0;
 	h.sack_ok = true;
 	h.ts = c->ts_offer;
+	/*
+	 * The SYN-ACK times the first flight's RTO
+	 * (ecp_conn_out_handshake_rtt()); the answer to a repeated SYN does
+	 * not say to which (Karn).
+	 */
+	if (!o->peer.syns)
+		ecp_rtt_sent(&o->rtt, 0, tcp_clock_us());
+	else
+		ecp_rtt_resent(&o->rtt);
 	ecp_conn_syn_sent(c, &o->peer, ecp_tcp_build(q, &h));
 }
 

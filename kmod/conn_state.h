@@ -441,6 +441,9 @@ bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
 
 /* ---- conn_out.c -------------------------------------------------------- */
 
+void ecp_conn_out_handshake_rtt(struct ecp_conn_out *o,
+				const struct ecp_seg *p);
+
 /*
  * Output o acknowledged its stream up to @ack with window @win (bytes), in
  * segment @p (its SACK blocks), which carried bytes or a FIN (@data):

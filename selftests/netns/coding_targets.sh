@@ -7,7 +7,8 @@
 # (Jerasure, Ceph) with r = 1..m, data and parity fragments, a striped
 # block group with a partial last stripe, a run started again, targets
 # that refuse or die, a source that dies, a target's keepalives while a
-# source stalls, and loss and reordering on every link.  Every stored
+# source stalls, a target 300 ms away, and loss and reordering on every
+# link.  Every stored
 # fragment must equal the one `ecctl code encode` made, every survivor
 # must have served one connection and its
 # fragment once, and a target that was not fully served must see a RST,
@@ -235,6 +236,19 @@ tap_check "T1 sent keepalives while the source stalled" \
 	test "$(topo_nstat "$T"1 TcpExtTCPKeepAlive)" -ge $((ka + 2))
 tap_check "S dropped none of them as out of window" \
 	test "$(ec_stats 33 .stats.drops.out_of_window)" = 0
+ec_stop_servers
+
+# --- a target 300 ms away ---------------------------------------------------
+# Its SYN-ACK's round trip times the first flight's RTO, as Linux's
+# tcp_synack_rtt_meas() does: with 200 ms and no sample, S re-sent the
+# first flight before its ack could come back.
+pp ip netns exec "$T"1 tc qdisc replace dev to-s root netem delay 300ms limit 100000
+case_run "a target 300 ms away: RS(6,3) r=1 of a 1 MB fragment" \
+	34 isal-cauchy 6 3 0 $((6 * 1000000))
+tap_expect_jq "a target 300 ms away: no RTO, nothing re-sent" \
+	'.[0].stats | .timeouts == 0 and .resent == 0 and .rtt_us >= 300000' \
+	ecin $S -j task show id 34 -s
+pp ip netns exec "$T"1 tc qdisc del dev to-s root
 ec_stop_servers
 
 # --- loss and reordering on every link --------------------------------------
