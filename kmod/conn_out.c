@@ -33,10 +33,12 @@
  * Output o's answer @p to S's SYN (a target's SYN-ACK) or SYN-ACK (the
  * client's ACK) gives the first round trip, as Linux takes it
  * (tcp_synack_rtt_meas(), tcp_ack_update_rtt()): timed, unless S sent it
- * again (Karn), else from the echo of S's clock, which says which copy
- * it answers.  The first flight's RTO comes from it: ECP_RTO_MIN alone
- * fired before the first ack on a path of 200 ms, went back N and left
- * slow start at a window of one segment.
+ * again (Karn), else from the echo of S's clock in the answer (which may
+ * echo the first copy and include the wait for the repeat: a larger RTO,
+ * never a spurious one).  The first flight's RTO comes from it:
+ * ECP_RTO_MIN alone fired before the first ack on a path of 200 ms, went
+ * back N and left slow start at a window of one segment.  Without either
+ * (timestamps off and the handshake repeated), it is still ECP_RTO_MIN.
  */
 void ecp_conn_out_handshake_rtt(struct ecp_conn_out *o,
 				const struct ecp_seg *p)

@@ -8,11 +8,10 @@
 # block group with a partial last stripe, a run started again, targets
 # that refuse or die, a source that dies, a target's keepalives while a
 # source stalls, a target 300 ms away, and loss and reordering on every
-# link.  Every stored
-# fragment must equal the one `ecctl code encode` made, every survivor
-# must have served one connection and its
-# fragment once, and a target that was not fully served must see a RST,
-# never a FIN.  Topology (../lib/topo.sh): B1..B12 serve the survivors,
+# link.  Every stored fragment must equal the one `ecctl code encode`
+# made, every survivor must have served one connection and its fragment
+# once, and a target that was not fully served must see a RST, never a
+# FIN.  Topology (../lib/topo.sh): B1..B12 serve the survivors,
 # T1..T4 are the targets.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
@@ -241,7 +240,9 @@ ec_stop_servers
 # --- a target 300 ms away ---------------------------------------------------
 # Its SYN-ACK's round trip times the first flight's RTO, as Linux's
 # tcp_synack_rtt_meas() does: with 200 ms and no sample, S re-sent the
-# first flight before its ack could come back.
+# first flight before its ack could come back.  S repeats the SYN after
+# three of the sources' round trips (200 ms at least), before T1 can
+# answer: the sample is the echo of S's clock in T1's SYN-ACK.
 pp ip netns exec "$T"1 tc qdisc replace dev to-s root netem delay 300ms limit 100000
 case_run "a target 300 ms away: RS(6,3) r=1 of a 1 MB fragment" \
 	34 isal-cauchy 6 3 0 $((6 * 1000000))
