@@ -642,14 +642,16 @@ static u8 ecp_conn_writer_wscale(const struct ecp_conn *c)
 		       ECP_EBSN_MAX_WSCALE);
 }
 
-/* Every target of a write answered: ACK them, and the SYN-ACK to the writer. */
-static void ecp_conn_answered_writer(struct ecp_conn *c, struct sk_buff_head *q)
+/*
+ * Every target answered: S's ACK completes their handshakes, and their
+ * rows start, with the RTO their SYN-ACKs timed.
+ */
+static void ecp_conn_targets_established(struct ecp_conn *c,
+					 struct sk_buff_head *q)
 {
-	struct ecp_conn_out *w = &c->w;
 	struct ecp_task *t = c->t;
 	unsigned int i;
 
-	/* The targets are established; S's ACK completes their handshakes. */
 	for (i = 0; i < c->nout; i++) {
 		struct ecp_conn_out *o = &c->out[i];
 
@@ -659,6 +661,14 @@ static void ecp_conn_answered_writer(struct ecp_conn *c, struct sk_buff_head *q)
 		ecp_conn_send_ack_out(c, o, q);
 		WRITE_ONCE(t->row[i].state, ECPROXY_ROW_SENDING);
 	}
+}
+
+/* Every target of a write answered: ACK them, and the SYN-ACK to the writer. */
+static void ecp_conn_answered_writer(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	struct ecp_conn_out *w = &c->w;
+
+	ecp_conn_targets_established(c, q);
 	if (c->client.wscale >= 0) {
 		w->ws = c->client.wscale;
 		w->ws_out = ecp_conn_writer_wscale(c);
@@ -698,11 +708,8 @@ void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
 			cl->ws_out = min(cl->ws_out, c->src[i].ws);
 		if (c->client.wscale < 0)
 			cl->ws_out = 0;
-		cl->synack_sent = true;
 		cl->last_progress = jiffies;
 		cl->rto = ECP_SYNACK_RTO;
-		/* Its answer times it (ecp_conn_out_handshake_rtt()). */
-		ecp_rtt_sent(&cl->rtt, 0, tcp_clock_us());
 		ecp_conn_send_synack_client(c, q);
 		return;
 	}
@@ -714,15 +721,7 @@ void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
 		return;
 	}
 	ecp_conn_set_state(c, ECPROXY_CONN_ESTABLISHED);
-	for (i = 0; i < c->nout; i++) {
-		struct ecp_conn_out *o = &c->out[i];
-
-		o->rto = ecp_rtt_rto(&o->rtt);
-		o->last_progress = jiffies;
-		ecp_cc_init(&o->cc, o->mss);
-		ecp_conn_send_ack_out(c, o, q);
-		WRITE_ONCE(t->row[i].state, ECPROXY_ROW_SENDING);
-	}
+	ecp_conn_targets_established(c, q);
 	c->client.fin_at = jiffies;
 	for (i = 0; i < c->k; i++) {
 		ecp_conn_send_fin_src(c, &c->src[i], q);
@@ -1046,7 +1045,6 @@ static bool ecp_conn_tick_handshake(struct ecp_conn *c, unsigned long now,
 		} else if (ecp_conn_has_client(c)) {
 			if (!o->synack_sent)
 				return true;
-			ecp_rtt_resent(&o->rtt);
 			ecp_conn_send_synack_client(c, q);
 		} else {
 			for (i = 0; i < c->k; i++)

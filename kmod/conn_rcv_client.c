@@ -41,12 +41,10 @@ static void ecp_conn_rcv_client_syn(struct net *net, struct ecp_task *t,
 		if (ecp_conn_caller(c)->synack_sent) {
 			if (c->state != ECPROXY_CONN_HANDSHAKE)
 				return;
-			if (ecp_conn_has_writer(c)) {
+			if (ecp_conn_has_writer(c))
 				ecp_conn_send_synack_writer(c, q);
-			} else {
-				ecp_rtt_resent(&c->out[0].rtt);
+			else
 				ecp_conn_send_synack_client(c, q);
-			}
 			return;
 		}
 		for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)

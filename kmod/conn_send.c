@@ -233,6 +233,16 @@ void ecp_conn_send_synack_client(struct ecp_conn *c, struct sk_buff_head *q)
 			      ecp_ts_optlen(&c->src[i].ts));
 	h.wscale = c->client.wscale >= 0 ? cl->ws_out : -1;
 	h.sack_ok = cl->sack_ok;
+	/*
+	 * The client's ACK times the first flight's RTO
+	 * (ecp_conn_out_handshake_rtt()); the answer to a repeated SYN-ACK
+	 * does not say to which (Karn).
+	 */
+	if (!cl->synack_sent)
+		ecp_rtt_sent(&cl->rtt, 0, tcp_clock_us());
+	else
+		ecp_rtt_resent(&cl->rtt);
+	cl->synack_sent = true;
 	/* ECN-setup SYN-ACK: ECE without CWR. */
 	if (cl->ecn_ok)
 		h.flags |= TCPHDR_ECE;
