@@ -38,7 +38,8 @@
  * never a spurious one).  The first flight's RTO comes from it:
  * ECP_RTO_MIN alone fired before the first ack on a path of 200 ms, went
  * back N and left slow start at a window of one segment.  Without either
- * (timestamps off and the handshake repeated), it is still ECP_RTO_MIN.
+ * (timestamps off and the handshake repeated), it is ECP_RTO_FALLBACK
+ * until the first ack of data gives one (rtt.h).
  */
 void ecp_conn_out_handshake_rtt(struct ecp_conn_out *o,
 				const struct ecp_seg *p)

@@ -50,7 +50,7 @@ unsigned long ecp_rtt_rto(const struct ecp_rtt *r)
 	u64 us;
 
 	if (!r->srtt_us)
-		return ECP_RTO_MIN;
+		return ECP_RTO_FALLBACK;
 	us = r->srtt_us + max_t(u64, jiffies_to_usecs(ECP_RTO_MIN),
 				4 * (u64)r->rttvar_us);
 	return clamp_t(unsigned long, usecs_to_jiffies(min_t(u64, us, U32_MAX)),

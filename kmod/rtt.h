@@ -26,6 +26,14 @@
 /* Linux's floor for the RTO; RFC 6298's 1 s is too slow for a rack. */
 #define ECP_RTO_MIN	(HZ / 5)
 #define ECP_RTO_MAX	(3 * HZ)
+/*
+ * No round trip measured yet, after the handshake: it was repeated
+ * (Karn) and carried no timestamps.  Linux's TCP_TIMEOUT_FALLBACK
+ * (tcp_init_metrics(), RFC 6298 §5.7), held until the first sample: the
+ * repeat suggests a long path, on which ECP_RTO_MIN would fire before the
+ * first ack and send the first flight twice.
+ */
+#define ECP_RTO_FALLBACK (3 * HZ)
 
 struct ecp_rtt {
 	u32 srtt_us;		/* smoothed round trip; 0: no sample yet */
@@ -62,9 +70,9 @@ void ecp_rtt_sample(struct ecp_rtt *r, u32 m);
 
 /*
  * The RTO in jiffies, SRTT + max(4 RTTVAR, ECP_RTO_MIN) in [ECP_RTO_MIN,
- * ECP_RTO_MAX]: Linux's, which also makes it the silence after which a
- * congestion window is stale (cc.h's restart and application-limited
- * rules, tcp_cwnd_restart()).
+ * ECP_RTO_MAX], ECP_RTO_FALLBACK before any sample: Linux's, which also
+ * makes it the silence after which a congestion window is stale (cc.h's
+ * restart and application-limited rules, tcp_cwnd_restart()).
  */
 unsigned long ecp_rtt_rto(const struct ecp_rtt *r);
 

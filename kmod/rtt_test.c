@@ -29,7 +29,9 @@ static void ecp_rtt_first_sample_test(struct kunit *test)
 	struct ecp_rtt r = {};
 	unsigned long rto;
 
-	KUNIT_EXPECT_EQ(test, ecp_rtt_rto(&r), (unsigned long)ECP_RTO_MIN);
+	/* No sample yet (a repeated handshake without timestamps): 3 s. */
+	KUNIT_EXPECT_EQ(test, ecp_rtt_rto(&r), (unsigned long)ECP_RTO_FALLBACK);
+	KUNIT_EXPECT_EQ(test, ecp_rtt_rto(&r), (unsigned long)(3 * HZ));
 	ecp_rtt_sample_ms(&r, 1000, 5 * SEC, 400);
 	/* SRTT = R, RTTVAR = R / 2, RTO = R + 4 * R / 2 = 3 R. */
 	KUNIT_EXPECT_EQ(test, r.srtt_us, 400 * MS);

@@ -4,6 +4,7 @@
  * tcp_store_ts_recent(), tcp_ack_update_rtt()).
  */
 #include <linux/export.h>
+#include <linux/minmax.h>
 #include <kunit/visibility.h>
 
 #include "ts.h"
@@ -52,7 +53,11 @@ u32 ecp_ts_rtt_us(const struct ecp_ts *ts, u32 tsecr, u32 now_ms)
 	ms = (s32)(ecp_ts_val(ts, now_ms) - tsecr);
 	if (ms < 0 || ms > ECP_TS_RTT_MAX_MS)
 		return 0;
-	/* Within the tick still counts as one microsecond: 0 is none. */
-	return ms ? ms * 1000U : 1;
+	/*
+	 * Within the tick counts as one, as Linux counts it
+	 * (tcp_rtt_tsopt_us()): the round trip is anywhere below 1 ms, and
+	 * 0 would be no sample.
+	 */
+	return max_t(s32, ms, 1) * 1000U;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_ts_rtt_us);

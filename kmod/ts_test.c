@@ -121,8 +121,8 @@ static void ecp_ts_rtt_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ecp_ts_rtt_us(&ts, sent, 1040), 40000U);
 	sent = ecp_ts_val(&ts, 0xfffffff0);
 	KUNIT_EXPECT_EQ(test, ecp_ts_rtt_us(&ts, sent, 0x10), 32000U);
-	/* Within the millisecond: the least sample, not none. */
-	KUNIT_EXPECT_EQ(test, ecp_ts_rtt_us(&ts, ecp_ts_val(&ts, 5), 5), 1U);
+	/* Within the millisecond: one, as Linux counts it; not none. */
+	KUNIT_EXPECT_EQ(test, ecp_ts_rtt_us(&ts, ecp_ts_val(&ts, 5), 5), 1000U);
 	/* No echo, one from the future, one over a minute old: none. */
 	KUNIT_EXPECT_EQ(test, ecp_ts_rtt_us(&ts, 0, 5), 0U);
 	KUNIT_EXPECT_EQ(test, ecp_ts_rtt_us(&ts, ecp_ts_val(&ts, 6), 5), 0U);
