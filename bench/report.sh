@@ -132,13 +132,16 @@ if [ -s "$out/loss.csv" ]; then
 	# take theirs; one line per link and loss.
 	tail -n +2 "$out/loss.csv" | sort -t, -k1,1 -k2,2 -k4,4 -k8,8n |
 		awk -F, '{ k = $1 "," $2; m = ++n[k, $4]; r[k, $4, m] = $8
+			if ($9 != "") { rto[k, $4] += $9; nr[k, $4]++ }
 			if (!(k in seen)) { seen[k] = 1; o[c++] = k } }
 		function med(k, w) { return n[k, w] ? r[k, w, int((n[k, w] + 1) / 2)] : 0 }
+		function rtos(k, w) { return nr[k, w] ? sprintf("%.1f", rto[k, w] / nr[k, w]) : "-" }
 		END {
-			print "link,loss,replication_mbit_s,native_mbit_s,ecproxy_mbit_s,ratio_to_replication"
+			print "link,loss,replication_mbit_s,native_mbit_s,ecproxy_mbit_s,ratio_to_replication,replication_source_rtos,ecproxy_source_rtos"
 			for (i = 0; i < c; i++) {
 				x = med(o[i], "replication"); e = med(o[i], "ecproxy")
-				printf "%s,%.3f,%.3f,%.3f,%.2f\n", o[i], x, med(o[i], "native"), e, x ? e / x : 0
+				printf "%s,%.3f,%.3f,%.3f,%.2f,%s,%s\n", o[i], x, med(o[i], "native"), e, x ? e / x : 0,
+					rtos(o[i], "replication"), rtos(o[i], "ecproxy")
 			}
 		}' > "$out/loss-summary.csv"
 	plot loss "set title 'Goodput under loss, RS(6,3) (A link $cap)'; set ylabel 'Mbit/s';
@@ -149,11 +152,11 @@ if [ -s "$out/loss.csv" ]; then
 	{
 		echo "## Goodput under loss, RS(6,3) ([loss.png](loss.png), [loss.csv](loss.csv))"
 		echo
-		echo "Medians of $(awk -F, 'NR > 1 && $3 > m { m = $3 } END { print m }' "$out/loss.csv") runs. Loss on A's link is on the data S (or the router) sends A; on the sources' links, on the data every storage node sends. Burst: netem gemodel 2% 50%."
+		echo "Medians of $(awk -F, 'NR > 1 && $3 > m { m = $3 } END { print m }' "$out/loss.csv") runs. Loss on A's link is on the data S (or the router) sends A; on the sources' links, on the data every storage node sends. Burst: netem gemodel 2% 50%. Sources' RTOs: the retransmission timeouts of the storage nodes' own TCP (TcpExtTCPTimeouts, all nodes summed) per transfer, the mean of the runs; replication reads one node, ecproxy k (6), so the same loss per link meets ecproxy's transfer k times as often."
 		echo
-		echo "| link | loss | replication Mbit/s | native Mbit/s | ecproxy Mbit/s | ecproxy / replication |"
-		echo "|---|---|---:|---:|---:|---:|"
-		awk -F, 'NR > 1 { printf "| %s | %s | %.2f | %.2f | %.2f | **%.2f** |\n", $1, $2, $3, $4, $5, $6 }' "$out/loss-summary.csv"
+		echo "| link | loss | replication Mbit/s | native Mbit/s | ecproxy Mbit/s | ecproxy / replication | sources' RTOs per transfer: replication / ecproxy |"
+		echo "|---|---|---:|---:|---:|---:|---:|"
+		awk -F, 'NR > 1 { printf "| %s | %s | %.2f | %.2f | %.2f | **%.2f** | %s / %s |\n", $1, $2, $3, $4, $5, $6, $7 == "" ? "-" : $7, $8 == "" ? "-" : $8 }' "$out/loss-summary.csv"
 		echo
 	} >> "$md"
 fi

@@ -184,20 +184,37 @@ BENCH_OUTDIR=$tmp
 # ways PREFIX I ID PROFILE K M LOST: the three ways in A_I, one CSV line
 # each appended to PREFIX.csv: way,bytes,wall_s,cpu_s,mbit_s.  Fails on
 # anything but an exact, non-fallback result.
+# With WAYS_RTOS=1, each line ends with the storage nodes' own RTOs during
+# the transfer (sources_rtos).
 ways() {
-	local f=$1 i=$2 id=$3 p=$4 k=$5 m=$6 lost=$7 w j sha
+	local f=$1 i=$2 id=$3 p=$4 k=$5 m=$6 lost=$7 w j sha rtos='' r0 note=''
 	sha=$(sha256sum < "$tmp/d/frag.$lost" | cut -d' ' -f1)
 	for w in replication native ecproxy; do
+		[ -z "${WAYS_RTOS:-}" ] || r0=$(sources_rtos)
 		j=$(bench_way $w "$i" "$id" "$p" "$k" "$m" "$lost" "$sha")
+		if [ -n "${WAYS_RTOS:-}" ]; then
+			rtos=,$(($(sources_rtos) - r0))
+			note=", the sources' RTOs ${rtos#,}"
+		fi
 		if [ "$(jget "$j" sha256_ok)" != true ]; then
 			say "$w FAILED: $j"
 			ecq "$S" task show -s >&2
-			echo "$w,0,0,0,0" >> "$f"
+			echo "$w,0,0,0,0$rtos" >> "$f"
 			continue
 		fi
-		echo "$w,$(jq -r '[.bytes, .wall_s, .cpu_s, .mbit_s] | map(tostring) | join(",")' <<< "$j")" >> "$f"
-		say "  $w: $(printf '%.2f' "$(jget "$j" mbit_s)") Mbit/s, cpu $(printf '%.2f' "$(jget "$j" cpu_s)") s"
+		echo "$w,$(jq -r '[.bytes, .wall_s, .cpu_s, .mbit_s] | map(tostring) | join(",")' <<< "$j")$rtos" >> "$f"
+		say "  $w: $(printf '%.2f' "$(jget "$j" mbit_s)") Mbit/s, cpu $(printf '%.2f' "$(jget "$j" cpu_s)") s$note"
 	done
+}
+
+# sources_rtos: the retransmission timeouts every storage node's TCP has
+# had (TcpExtTCPTimeouts), summed.
+sources_rtos() {
+	local i n=0
+	for i in $(seq 1 16); do
+		n=$((n + $(topo_nstat "$B$i" TcpExtTCPTimeouts)))
+	done
+	echo $n
 }
 
 # setup_code PROFILE K M LOST FRAGSIZE: encode and serve; task 1.
@@ -337,7 +354,7 @@ loss_off() {
 	done
 }
 if want loss; then
-	echo "link,loss,run,way,bytes,wall_s,cpu_s,mbit_s" > "$out/loss.csv"
+	echo "link,loss,run,way,bytes,wall_s,cpu_s,mbit_s,source_rtos" > "$out/loss.csv"
 	setup_code isal-cauchy 6 3 0 $frag || exit 1
 	ec_task 1 isal-cauchy 6 3 0 >&2
 	for where in ${BENCH_LOSS_LINKS:-A sources}; do
@@ -349,7 +366,7 @@ if want loss; then
 			for run in $(seq 1 $reps); do
 				say "loss $l on the $where link(s), run $run"
 				: > "$tmp/c.csv"
-				BENCH_TIMEOUT=180000 ways "$tmp/c.csv" 1 1 isal-cauchy 6 3 0
+				WAYS_RTOS=1 BENCH_TIMEOUT=180000 ways "$tmp/c.csv" 1 1 isal-cauchy 6 3 0
 				sed "s/^/$where,$l,$run,/" "$tmp/c.csv" >> "$out/loss.csv"
 			done
 			ecq "$S" task show id 1 -s >&2
