@@ -390,6 +390,7 @@ ec_client_reset() {
 # test, stopped with the topology; mon_has REGEX then asks whether a line
 # it printed matches REGEX, and mon_text prints those lines: all of them,
 # or since the last ec_mon_mark, for a test that repeats its events.
+# mon_has REGEX FILE asks the same of another monitor's output FILE.
 ec_mon_from=1
 ec_monitor() {
 	ip netns exec "$S" "$ECCTL" monitor > "$tmp/mon.txt" 2> "$tmp/mon.err" &
@@ -406,7 +407,11 @@ mon_text() {
 }
 
 mon_has() {
-	mon_text | grep -Eq "$1"
+	if [ $# -gt 1 ]; then
+		grep -Eq "$1" "$2"
+	else
+		mon_text | grep -Eq "$1"
+	fi
 }
 
 ec_mon_mark() {

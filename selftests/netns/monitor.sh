@@ -21,11 +21,6 @@ set -u
 topo_init mon
 mons=()
 
-# mon_has FILE REGEX: a line of FILE matches the (extended) REGEX.
-mon_has() {
-	grep -Eq "$2" "$1"
-}
-
 # line_of FILE REGEX: the number of the first matching line.
 line_of() {
 	grep -En "$2" "$1" | head -1 | cut -d: -f1
@@ -56,7 +51,7 @@ mons+=($!)
 probe() {
 	ecq "$1" task add id 99 vip 10.99.0.99 port 99 \
 		source 10.0.11.2:1 coef 1 buffer 4k >/dev/null 2>&1
-	mon_has "$2" '^task 99 added|"task":99' && return 0
+	mon_has '^task 99 added|"task":99' "$2" && return 0
 	ecq "$1" task del id 99 >/dev/null 2>&1
 	return 1
 }
@@ -64,10 +59,10 @@ tap_check "text monitor is listening" wait_for 20 probe $S "$tmp/mon.txt"
 tap_check "JSON monitor is listening" wait_for 20 probe $S "$tmp/mon.json"
 tap_check "A's monitor is listening (A's own task 99)" wait_for 20 probe $A "$tmp/mon.a"
 ecin $A task del id 99
-tap_check "task 99 deleted in A seen by A" wait_for 10 mon_has "$tmp/mon.a" '^task 99 deleted$'
+tap_check "task 99 deleted in A seen by A" wait_for 10 mon_has '^task 99 deleted$' "$tmp/mon.a"
 ecin $S task del id 99 >&2
 tap_check "text: task 99 added" \
-	mon_has "$tmp/mon.txt" '^task 99 added vip 10\.99\.0\.99 port 99 sources 1$'
+	mon_has '^task 99 added vip 10\.99\.0\.99 port 99 sources 1$' "$tmp/mon.txt"
 
 # --- a reconstruction: added, established, completed, deleted -------------
 k=3 m=2 lost=1 size=300000
@@ -82,20 +77,20 @@ if cmp -s "$tmp/frags/frag.$lost" "$tmp/1/out"; then
 else
 	tap_fail "fragment $lost rebuilt byte-exact" "got $(stat -c %s "$tmp/1/out") bytes; $(cat "$tmp/1/err")"
 fi
-tap_check "completed event arrives" wait_for 10 mon_has "$tmp/mon.txt" '^task 1 completed '
+tap_check "completed event arrives" wait_for 10 mon_has '^task 1 completed ' "$tmp/mon.txt"
 tap_check "text: task 1 added" \
-	mon_has "$tmp/mon.txt" "^task 1 added vip 10\\.99\\.0\\.1 port 7001 sources 3\$"
+	mon_has "^task 1 added vip 10\\.99\\.0\\.1 port 7001 sources 3\$" "$tmp/mon.txt"
 tap_check "text: task 1 established, from A, with its home CPU" \
-	mon_has "$tmp/mon.txt" '^task 1 established client 10\.0\.1\.2:[0-9]+ cpu [0-9]+$'
+	mon_has '^task 1 established client 10\.0\.1\.2:[0-9]+ cpu [0-9]+$' "$tmp/mon.txt"
 tap_check "text: task 1 completed with the fragment's byte count" \
-	mon_has "$tmp/mon.txt" "^task 1 completed client 10\\.0\\.1\\.2:[0-9]+ bytes $frag duration [0-9]+ ms\$"
+	mon_has "^task 1 completed client 10\\.0\\.1\\.2:[0-9]+ bytes $frag duration [0-9]+ ms\$" "$tmp/mon.txt"
 port1=$(sed -n 's/^task 1 established client 10\.0\.1\.2:\([0-9]*\) .*/\1/p' "$tmp/mon.txt")
 tap_check "text: the same client port in established and completed ($port1)" \
-	mon_has "$tmp/mon.txt" "^task 1 completed client 10\\.0\\.1\\.2:$port1 "
+	mon_has "^task 1 completed client 10\\.0\\.1\\.2:$port1 " "$tmp/mon.txt"
 ec_stop_servers
 wait_for 10 ec_conn_idle 1
 tap_check "delete task 1" ecin $S task del id 1
-tap_check "text: task 1 deleted" wait_for 10 mon_has "$tmp/mon.txt" '^task 1 deleted$'
+tap_check "text: task 1 deleted" wait_for 10 mon_has '^task 1 deleted$' "$tmp/mon.txt"
 a=$(line_of "$tmp/mon.txt" '^task 1 added')
 e=$(line_of "$tmp/mon.txt" '^task 1 established')
 c=$(line_of "$tmp/mon.txt" '^task 1 completed')
@@ -123,9 +118,9 @@ tap_check "add task 2 (source 0 on a closed port)" \
 tap_expect_fail "A's connect to task 2 fails" \
 	timeout 10 ip netns exec $A socat -u TCP:$VIP:7002 -
 ec_stop_servers
-tap_check "failed event arrives" wait_for 10 mon_has "$tmp/mon.txt" '^task 2 failed '
+tap_check "failed event arrives" wait_for 10 mon_has '^task 2 failed ' "$tmp/mon.txt"
 tap_check "text: failed names the reason and the source at fault" \
-	mon_has "$tmp/mon.txt" '^task 2 failed client 10\.0\.1\.2:[0-9]+ error source-refused source 0 10\.0\.11\.2:8001 bytes 0 duration [0-9]+ ms$'
+	mon_has '^task 2 failed client 10\.0\.1\.2:[0-9]+ error source-refused source 0 10\.0\.11\.2:8001 bytes 0 duration [0-9]+ ms$' "$tmp/mon.txt"
 jq_line "JSON: failed, source-refused, source 0 at 10.0.11.2:8001" \
 	'.event == "failed" and .task == 2 and .error == "source-refused" and .source == {"index": 0, "addr": "10.0.11.2", "port": 8001} and .bytes == 0'
 tap_check "no established event for task 2" sh -c "! grep -q '^task 2 established' $tmp/mon.txt"
@@ -133,7 +128,7 @@ tap_check "no established event for task 2" sh -c "! grep -q '^task 2 establishe
 # --- task change: refused while a connection is live, then applied --------
 # A reads it in the background (apid).
 tap_check "add task 3, sources streaming zeros forever" ec_endless 3 8000
-tap_check "task 3 is busy" wait_for 20 mon_has "$tmp/mon.txt" '^task 3 established '
+tap_check "task 3 is busy" wait_for 20 mon_has '^task 3 established ' "$tmp/mon.txt"
 echo "[+] ip netns exec $S ecctl task change id 3 buffer 64k" >&2
 err=$(ecq $S task change id 3 buffer 64k 2>&1)
 rc=$?
@@ -152,13 +147,13 @@ wait $apid 2>/dev/null
 ec_stop_servers
 tap_check "task 3 goes idle after A leaves" wait_for 20 ec_conn_idle 3
 tap_check "text: task 3 failed, the client reset it" \
-	wait_for 10 mon_has "$tmp/mon.txt" '^task 3 failed client 10\.0\.1\.2:[0-9]+ error (client|source)-reset( source [0-9] [0-9.:]+)? bytes [1-9][0-9]* duration [0-9]+ ms$'
+	wait_for 10 mon_has '^task 3 failed client 10\.0\.1\.2:[0-9]+ error (client|source)-reset( source [0-9] [0-9.:]+)? bytes [1-9][0-9]* duration [0-9]+ ms$' "$tmp/mon.txt"
 tap_check "change when idle: buffer 64k, idle timeout 5 s" \
 	ecin $S task change id 3 buffer 64k timeout idle 5000
 tap_expect_jq "the change is applied" \
 	'.[0].buffer == 65536 and .[0].memory == 131072 + (3 + 1) * 44 * 16 and .[0].timeouts.idle == 5000' \
 	ecq $S -j task show id 3
-tap_check "text: task 3 changed" wait_for 10 mon_has "$tmp/mon.txt" '^task 3 changed$'
+tap_check "text: task 3 changed" wait_for 10 mon_has '^task 3 changed$' "$tmp/mon.txt"
 
 # fetch3 DESC: A fetches through task 3, byte-exact; sources stopped and
 # the task idle afterwards.
