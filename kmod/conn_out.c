@@ -109,8 +109,8 @@ static void ecp_conn_out_acked(struct ecp_conn *c, struct ecp_conn_out *o,
 static void ecp_conn_out_sacked(struct ecp_conn_out *o,
 				const struct ecp_seg *p)
 {
-	u64 now = tcp_clock_us();
-	bool again = false;
+	u64 now = tcp_clock_us(), due;
+	bool again = false, proven = false;
 	unsigned int i;
 
 	if (!o->sack_ok)
@@ -123,10 +123,12 @@ static void ecp_conn_out_sacked(struct ecp_conn_out *o,
 	 * starts over, or only the RTO would repair it.  A round trip and a
 	 * quarter must have passed since the round began, so that the hole's
 	 * copy had its time and an original merely reordered does not count
-	 * (RACK's reordering window).
+	 * (RACK's reordering window).  If it has not, the copy is lost when
+	 * it has (reo_us), whether or not another ACK comes: the ACKs of a
+	 * flight's last bytes are the last ones (RACK's reordering timer,
+	 * tcp_rack_reo_timeout(), ecp_conn_reo_timer()).
 	 */
-	if (ecp_cc_recovering(&o->cc, o->acked) && o->rtt.srtt_us &&
-	    now - o->round_us >= o->rtt.srtt_us + o->rtt.srtt_us / 4)
+	if (ecp_cc_recovering(&o->cc, o->acked) && o->rtt.srtt_us)
 		again = true;
 	for (i = 0; i < p->nsack; i++) {
 		s64 start = ecp_seq_to_off(p->sack[i].start_seq, o->iss + 1,
@@ -141,10 +143,19 @@ static void ecp_conn_out_sacked(struct ecp_conn_out *o,
 			continue;
 		if (again && ecp_sack_resent_lost(&o->sack, start, end,
 						  o->resent_nxt)) {
-			ecp_sack_again(&o->sack);
 			again = false;
+			proven = true;
 		}
 		ecp_sack_add(&o->sack, start, end);
+	}
+	if (!proven)
+		return;
+	due = o->round_us + o->rtt.srtt_us + o->rtt.srtt_us / 4;
+	if (now >= due) {
+		ecp_sack_again(&o->sack);
+		o->reo_us = 0;
+	} else if (!o->reo_us || due < o->reo_us) {
+		o->reo_us = due;
 	}
 }
 

@@ -807,16 +807,49 @@ static u32 ecp_conn_pace_out(struct ecp_conn *c, struct ecp_conn_out *o,
 }
 
 /*
- * Pacing holds an output back until @at (ns): have the pacing timer push
- * then, unless it is armed for earlier already.
+ * Have the pacing timer push at @at (ns), unless it is armed for earlier
+ * already: whatever that push finds not yet due arms it again.
  */
+static void ecp_conn_push_at(struct ecp_conn *c, u64 at)
+{
+	if (c->pace_at && c->pace_at <= at)
+		return;
+	c->pace_at = at;
+	hrtimer_start(&c->pace_timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
+}
+
+/* Pacing holds an output back until @at (ns). */
 static void ecp_conn_pace_wait(struct ecp_conn *c, u64 at)
 {
 	if (c->pace_at && c->pace_at <= at)
 		return;
 	ecp_stats_inc(&c->t->stats, ECP_STAT_PACE_WAITS);
-	c->pace_at = at;
-	hrtimer_start(&c->pace_timer, ns_to_ktime(at), HRTIMER_MODE_ABS_SOFT);
+	ecp_conn_push_at(c, at);
+}
+
+/*
+ * RACK's reordering timer (tcp_rack_reo_timeout()): a re-sent copy that
+ * bytes SACKed after it proved lost before its round trip and a quarter
+ * were up (conn_out.c) is lost once they are, though no ACK comes then.
+ * Without it, the loss of a copy among a flight's last bytes, whose ACKs
+ * are the last, waited for the RTO (200 ms at least).
+ */
+static void ecp_conn_reo_timer(struct ecp_conn *c, struct ecp_conn_out *o,
+			       u64 now_ns)
+{
+	u64 due = o->reo_us * NSEC_PER_USEC;
+
+	if (!o->reo_us)
+		return;
+	if (!ecp_cc_recovering(&o->cc, o->acked)) {
+		o->reo_us = 0;
+	} else if (now_ns < due) {
+		ecp_conn_push_at(c, due);
+	} else {
+		o->reo_us = 0;
+		ecp_sack_again(&o->sack);
+		ecp_stats_inc(&c->t->stats, ECP_STAT_REO_TIMEOUTS);
+	}
 }
 
 u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
@@ -839,8 +872,10 @@ u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	 */
 	first = o->sack.resent <= o->acked;
 	/* A round of re-sending begins (lost copies, conn_out.c). */
-	if (first)
+	if (first) {
 		o->round_us = tcp_clock_us();
+		o->reo_us = 0;
+	}
 	while (first || (pipe + o->mss <= o->cc.cwnd && *budget >= o->mss)) {
 		/*
 		 * Paced as new bytes are (tcp_xmit_retransmit_queue()
@@ -1007,6 +1042,7 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 				 o->cc.cwnd + ecp_cc_limited(&o->cc, o->acked,
 							     o->mss));
 	/* In a recovery, what was lost first, then what the pipe leaves. */
+	ecp_conn_reo_timer(c, o, now_ns);
 	room = ecp_conn_resend_out(c, o, q, &budget);
 	if (room != U64_MAX)
 		limit = min(o->acked + o->win, o->snd_nxt + room);

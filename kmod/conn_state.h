@@ -148,6 +148,7 @@ struct ecp_conn_out {
 	u64 probe_end;			/* [start, end); end 0: none */
 	u64 round_us;			/* a recovery's round of re-sending began */
 	u64 resent_nxt;			/* snd_nxt when the last copy went */
+	u64 reo_us;			/* a copy is lost then (RACK); 0: none */
 	struct ecp_cc cc;
 	struct ecp_pace pace;		/* when its next segment may leave */
 	struct ecp_rtt rtt;		/* round trips to it, for rto */

@@ -12,6 +12,8 @@
 #                           transmit makes the third duplicate ACK),
 #                           segments re-sent; tail loss probes only with
 #                           SACK
+#   random loss 10%, SACK   copies lost again, re-sent at RACK's
+#                           reordering timer (reo_timeouts)
 #   burst loss (gemodel)    the same, bursts of two packets (GSO packets:
 #                           near a hundred segments), 4% in all
 #   reordering              segments overtake many others (netem sends half
@@ -95,7 +97,7 @@ case_run() {
 	ec_stop_servers
 	wait_for 10 ec_conn_idle $id
 	ecin $S task show id $id -s >&2
-	got=$(ec_stats $id ".stats | {resent, recoveries, timeouts, tail_probes,
+	got=$(ec_stats $id ".stats | {resent, recoveries, timeouts, tail_probes, reo_timeouts,
 		prompts, sacks, overflow, rtt_us}
 		| to_entries | map(\"\(.key) \(.value)\") | join(\", \")")
 	echo "# $name: $el ms, $got"
@@ -127,6 +129,17 @@ for sack in 1 0; do
 	*)
 		tap_fail "SACK $on: A's connection negotiated SACK $sack, timestamps $sack, scaling" "$neg" ;;
 	esac
+
+	# 10% loss: copies are lost again, and bytes sent after a copy are
+	# often SACKed before its round trip and a quarter are up, the
+	# last ACKs of the flight.  RACK's reordering timer re-sends the
+	# copy then (reo_timeouts; 2 to 6 a MiB in runs with 10% of S's
+	# segments dropped), where S waited for its RTO before.
+	if [ $sack = 1 ]; then
+		a_link loss 10% limit 100000
+		case_run "SACK on, 10% loss on A's link: copies lost again, found by the reordering timer" 4 \
+			'.conns_done == 1 and .reo_timeouts > 0'
+	fi
 
 	# Bursts often take a window's tail: with SACK a tail loss probe
 	# makes the recovery (tail_probes: 1 to 10 in the runs so far, never

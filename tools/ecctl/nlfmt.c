@@ -107,6 +107,7 @@ static const struct {
 	{ ECPROXY_A_STATS_TIMEOUTS, "timeouts" },
 	{ ECPROXY_A_STATS_SACKS, "sacks" },
 	{ ECPROXY_A_STATS_TAIL_PROBES, "tail_probes" },
+	{ ECPROXY_A_STATS_REO_TIMEOUTS, "reo_timeouts" },
 	{ ECPROXY_A_STATS_ECN_REDUCTIONS, "ecn_reductions" },
 	{ ECPROXY_A_STATS_SYNS_RESENT, "syns_resent" },
 	{ ECPROXY_A_STATS_PACE_WAITS, "pace_waits" },
@@ -371,10 +372,12 @@ void ecctl_fmt_stats_text(json_object *st, const char *in)
 	       num(st, "pace_waits"), num(st, "hystart_exits"));
 	printf("%spmtu-updates %" PRId64 " syns-resent %" PRId64
 	       " time-wait-resets %" PRId64 " window-probes %" PRId64
-	       " tail-probes %" PRId64 " off-home %" PRId64,
+	       " tail-probes %" PRId64 " reo-timeouts %" PRId64
+	       " off-home %" PRId64,
 	       in, num(st, "pmtu_updates"), num(st, "syns_resent"),
 	       num(st, "time_wait_resets"), num(st, "window_probes"),
-	       num(st, "tail_probes"), num(st, "off_home"));
+	       num(st, "tail_probes"), num(st, "reo_timeouts"),
+	       num(st, "off_home"));
 	/* A task's: what its last run sent per second. */
 	if (json_object_object_get_ex(st, "rate", &v))
 		printf(" measured-rate %s",

@@ -391,6 +391,11 @@
  *                 flight went unacknowledged, so that the ACK it draws
  *                 starts a fast recovery of the flight's lost tail
  *                 instead of an RTO.
+ *    REO_TIMEOUTS: re-sent copies to an output found lost by RACK's
+ *                  reordering timer (RFC 8985 §6.2): bytes SACKed after
+ *                  a copy proved it lost before a round trip and a
+ *                  quarter had passed, and no later ACK came to find it
+ *                  when they had; re-sent then instead of at the RTO.
  *    ECN_REDUCTIONS: congestion windows towards a client that negotiated
  *                    ECN (RFC 3168) cut to 7/10 for its echo of a
  *                    congestion mark (ECE), once per window, nothing
@@ -589,6 +594,7 @@ enum ecproxy_stats_attr {
 	ECPROXY_A_STATS_PACE_WAITS,
 	ECPROXY_A_STATS_HYSTART_EXITS,
 	ECPROXY_A_STATS_OFF_HOME,
+	ECPROXY_A_STATS_REO_TIMEOUTS,
 	__ECPROXY_A_STATS_MAX
 };
 #define ECPROXY_A_STATS_MAX (__ECPROXY_A_STATS_MAX - 1)
