@@ -109,8 +109,9 @@ static void ecp_conn_out_acked(struct ecp_conn *c, struct ecp_conn_out *o,
 static void ecp_conn_out_sacked(struct ecp_conn_out *o,
 				const struct ecp_seg *p)
 {
+	bool check = ecp_cc_recovering(&o->cc, o->acked) && o->rtt.srtt_us;
 	u64 now = tcp_clock_us(), due;
-	bool again = false, proven = false;
+	bool proven = false;
 	unsigned int i;
 
 	if (!o->sack_ok)
@@ -128,8 +129,6 @@ static void ecp_conn_out_sacked(struct ecp_conn_out *o,
 	 * flight's last bytes are the last ones (RACK's reordering timer,
 	 * tcp_rack_reo_timeout(), ecp_conn_reo_timer()).
 	 */
-	if (ecp_cc_recovering(&o->cc, o->acked) && o->rtt.srtt_us)
-		again = true;
 	for (i = 0; i < p->nsack; i++) {
 		s64 start = ecp_seq_to_off(p->sack[i].start_seq, o->iss + 1,
 					   o->acked);
@@ -141,11 +140,9 @@ static void ecp_conn_out_sacked(struct ecp_conn_out *o,
 		if (start <= (s64)o->acked || end <= start ||
 		    end > (s64)o->snd_nxt)
 			continue;
-		if (again && ecp_sack_resent_lost(&o->sack, start, end,
-						  o->resent_nxt)) {
-			again = false;
-			proven = true;
-		}
+		if (check && !proven)
+			proven = ecp_sack_resent_lost(&o->sack, start, end,
+						      o->resent_nxt);
 		ecp_sack_add(&o->sack, start, end);
 	}
 	if (!proven)
