@@ -821,9 +821,9 @@ static void ecp_conn_push_at(struct ecp_conn *c, u64 at)
 /* Pacing holds an output back until @at (ns). */
 static void ecp_conn_pace_wait(struct ecp_conn *c, u64 at)
 {
-	if (c->pace_at && c->pace_at <= at)
-		return;
-	ecp_stats_inc(&c->t->stats, ECP_STAT_PACE_WAITS);
+	/* A wait only if it arms the timer (sooner than it was). */
+	if (!c->pace_at || c->pace_at > at)
+		ecp_stats_inc(&c->t->stats, ECP_STAT_PACE_WAITS);
 	ecp_conn_push_at(c, at);
 }
 
