@@ -137,26 +137,27 @@ if [ -s "$out/loss.csv" ]; then
 		function med(k, w) { return n[k, w] ? r[k, w, int((n[k, w] + 1) / 2)] : 0 }
 		function rtos(k, w) { return nr[k, w] ? sprintf("%.1f", rto[k, w] / nr[k, w]) : "-" }
 		END {
-			print "link,loss,replication_mbit_s,native_mbit_s,ecproxy_mbit_s,ratio_to_replication,replication_source_rtos,ecproxy_source_rtos"
+			print "link,loss,replication_mbit_s,native_mbit_s,ecproxy_mbit_s,ratio_to_replication,replication_source_rtos,ecproxy_source_rtos,spare_mbit_s,spare_ratio_to_replication,spare_source_rtos"
 			for (i = 0; i < c; i++) {
-				x = med(o[i], "replication"); e = med(o[i], "ecproxy")
-				printf "%s,%.3f,%.3f,%.3f,%.2f,%s,%s\n", o[i], x, med(o[i], "native"), e, x ? e / x : 0,
-					rtos(o[i], "replication"), rtos(o[i], "ecproxy")
+				x = med(o[i], "replication"); e = med(o[i], "ecproxy"); s = med(o[i], "spare")
+				printf "%s,%.3f,%.3f,%.3f,%.2f,%s,%s,%.3f,%.2f,%s\n", o[i], x, med(o[i], "native"), e, x ? e / x : 0,
+					rtos(o[i], "replication"), rtos(o[i], "ecproxy"), s, x ? s / x : 0, rtos(o[i], "spare")
 			}
 		}' > "$out/loss-summary.csv"
 	plot loss "set title 'Goodput under loss, RS(6,3) (A link $cap)'; set ylabel 'Mbit/s';
 		set style data histogram; set style histogram clustered gap 1; set style fill solid 0.8;
 		set yrange [0:*]; set key outside right; set xtics rotate by -30;
 		plot '$out/loss-summary.csv' skip 1 using 3:xtic(stringcolumn(1).' '.stringcolumn(2)) title 'replication',
-		     '' skip 1 using 4 title 'native EC', '' skip 1 using 5 title 'ecproxy'"
+		     '' skip 1 using 4 title 'native EC', '' skip 1 using 5 title 'ecproxy',
+		     '' skip 1 using 9 title 'ecproxy + spare'"
 	{
 		echo "## Goodput under loss, RS(6,3) ([loss.png](loss.png), [loss.csv](loss.csv))"
 		echo
-		echo "Medians of $(awk -F, 'NR > 1 && $3 > m { m = $3 } END { print m }' "$out/loss.csv") runs. Loss on A's link is on the data S (or the router) sends A; on the sources' links, on the data every storage node sends. Burst: netem gemodel 2% 50%. Sources' RTOs: the retransmission timeouts of the storage nodes' own TCP (TcpExtTCPTimeouts, all nodes summed) per transfer, the mean of the runs; replication reads one node, ecproxy k (6), so the same loss per link meets ecproxy's transfer k times as often."
+		echo "Medians of $(awk -F, 'NR > 1 && $3 > m { m = $3 } END { print m }' "$out/loss.csv") runs. Loss on A's link is on the data S (or the router) sends A; on the sources' links, on the data every storage node sends. Burst: netem gemodel 2% 50%. Sources' RTOs: the retransmission timeouts of the storage nodes' own TCP (TcpExtTCPTimeouts, all nodes summed) per transfer, the mean of the runs; replication reads one node, ecproxy k (6), so the same loss per link meets ecproxy's transfer k times as often. ecproxy + spare reads one more node (k + 1) and completes the rows wherever all sources but one have sent (ecctl task add ... spare)."
 		echo
-		echo "| link | loss | replication Mbit/s | native Mbit/s | ecproxy Mbit/s | ecproxy / replication | sources' RTOs per transfer: replication / ecproxy |"
-		echo "|---|---|---:|---:|---:|---:|---:|"
-		awk -F, 'NR > 1 { printf "| %s | %s | %.2f | %.2f | %.2f | **%.2f** | %s / %s |\n", $1, $2, $3, $4, $5, $6, $7 == "" ? "-" : $7, $8 == "" ? "-" : $8 }' "$out/loss-summary.csv"
+		echo "| link | loss | replication Mbit/s | native Mbit/s | ecproxy Mbit/s | ecproxy / replication | ecproxy + spare Mbit/s | + spare / replication | sources' RTOs per transfer: replication / ecproxy / + spare |"
+		echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+		awk -F, 'NR > 1 { printf "| %s | %s | %.2f | %.2f | %.2f | **%.2f** | %.2f | **%.2f** | %s / %s / %s |\n", $1, $2, $3, $4, $5, $6, $9, $10, $7 == "" ? "-" : $7, $8 == "" ? "-" : $8, $11 == "" ? "-" : $11 }' "$out/loss-summary.csv"
 		echo
 	} >> "$md"
 fi

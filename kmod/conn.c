@@ -251,7 +251,7 @@ static void ecp_conn_clear_work(struct work_struct *work)
 {
 	struct ecp_task *t = container_of(work, struct ecp_task, clear_work);
 	/* The buffer cannot change while dirty (ecp_task_change()). */
-	size_t off, size = ecp_task_ring_size(t) * t->nrow;
+	size_t off, size = ecp_task_ring_size(t) * t->nring;
 
 	for (off = 0; off < size; off += ECP_CLEAR_STEP) {
 		memset(t->buffer + off, 0, min_t(size_t, size - off,
@@ -275,7 +275,7 @@ static void ecp_conn_clear_buffer(struct ecp_conn *c)
 	bool used = false;
 	unsigned int r;
 
-	for (r = 0; r < c->nrow; r++)
+	for (r = 0; r < c->t->nring; r++)
 		used |= ecp_dbuf_occupancy(&c->row[r].dbuf) != 0;
 	if (!used || !ecp_task_tryget(t))
 		return;
@@ -372,7 +372,7 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 	unsigned int i, nout = ecp_task_nout(t->mode, t->nrow);
 	struct ecp_conn *c;
 	size_t rows = ALIGN(struct_size(c, src, t->k), sizeof(u64));
-	size_t outs = rows + t->nrow * sizeof(struct ecp_conn_row);
+	size_t outs = rows + t->nring * sizeof(struct ecp_conn_row);
 	int err = -ENOMEM;
 
 	c = kzalloc(outs + nout * sizeof(struct ecp_conn_out), gfp);
@@ -426,12 +426,14 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 		}
 		c->src_mss = min(c->src_mss, s->mss);
 	}
-	for (i = 0; i < c->nrow; i++) {
+	for (i = 0; i < t->nring; i++) {
 		/* The rings are zero outside a connection (see finish). */
 		c->row[i].dbuf.buf = ecp_task_ring(t, i);
 		c->row[i].dbuf.size = ecp_task_ring_size(t);
 		c->row[i].len = t->row[i].len;
 	}
+	if (t->spare)
+		c->check = &c->row[t->nrow];
 	for (i = 0; i < c->nout; i++) {
 		struct ecp_conn_out *o = &c->out[i];
 
@@ -867,6 +869,10 @@ static bool ecp_conn_src_awaited(const struct ecp_conn *c,
 	u32 rows = c->t->src[s->peer.idx].rows;
 	u64 low = ecp_ivset_low(&s->iv);
 	unsigned int r;
+
+	/* A spare holds up every row once another source is missing. */
+	if (c->check && s->peer.idx == c->k - 1)
+		rows = GENMASK(c->nrow - 1, 0);
 
 	if ((s->fin && low >= s->fin_off) || s->ebsn.edge <= low)
 		return false;

@@ -11,6 +11,13 @@
  * 0 to the client; DEST: row r to target r), or, for a read (READ), the
  * block in logical order: byte X is in data fragment (X / cell) mod k at
  * offset (X / (cell k)) cell + X mod cell, and row f is data fragment f.
+ *
+ * With a spare (task.h), the sources also feed the check row, and the
+ * rows need not wait for the slowest source: wherever all sources but
+ * one, j, have given, the check row holds check_j x_j, and adding
+ * (coef_j / check_j) times it makes every row what it would be with j
+ * (ecp_conn_spare_fix()).  Below c->fixed the rows are final, and what j
+ * sends there later is recorded (S acks it) but applied nowhere.
  */
 #include <linux/math64.h>
 #include <linux/skbuff.h>
@@ -38,7 +45,91 @@ u64 ecp_conn_row_complete(const struct ecp_conn *c, unsigned int r)
 		if (row->coef[i] && !ecp_conn_src_done(s))
 			m = min(m, ecp_ivset_low(&s->iv));
 	}
-	return m;
+	/* Made final with the spare (0 without one). */
+	return max(m, min(c->fixed, c->row[r].len));
+}
+
+/* Bytes of [start, end) that @iv holds: where its source was not missing. */
+static u64 ecp_conn_iv_held(const struct ecp_ivset *iv, u64 start, u64 end)
+{
+	u64 held = min(end, ecp_ivset_low(iv)) > start ?
+		   min(end, ecp_ivset_low(iv)) - start : 0;
+	u32 i;
+
+	for (i = ecp_ivset_search(iv, start); i < ecp_ivset_count(iv); i++) {
+		struct ecp_iv x = ecp_ivset_at(iv, i);
+
+		if (x.start >= end)
+			break;
+		held += min(end, x.end) - max(start, x.start);
+	}
+	return held;
+}
+
+/* Row r ^= @coef * the check row over [start, end), in both rings. */
+static void ecp_conn_row_add_check(struct ecp_conn *c, unsigned int r, u8 coef,
+				   u64 start, u64 end)
+{
+	struct ecp_dbuf_span dst, src;
+	struct ecp_gf_coef k;
+	unsigned int i;
+
+	/*
+	 * Both rings hold the range: row r's output cannot have acked past
+	 * its missing source, and the check ring keeps what every row still
+	 * holds.  The rings are the same size, so the pieces match.
+	 */
+	if (WARN_ON_ONCE(ecp_dbuf_span(&c->row[r].dbuf, start, end - start,
+				       &dst) ||
+			 ecp_dbuf_span(&c->check->dbuf, start, end - start,
+				       &src)))
+		return;
+	ecp_gf_coef_init(&k, coef);
+	for (i = 0; i < 2; i++)
+		ecp_gf_mul_acc(&k, dst.ptr[i], src.ptr[i], dst.len[i]);
+	ecp_dbuf_wrote(&c->row[r].dbuf, end);
+}
+
+void ecp_conn_spare_fix(struct ecp_conn *c)
+{
+	u64 low1 = U64_MAX, low2 = U64_MAX, start, end;
+	const struct ecp_task *t = c->t;
+	unsigned int i, j = 0, r, n = 0;
+	u8 inv;
+
+	if (!c->check)
+		return;
+	/* The slowest source, j, and how far all the others have given. */
+	for (i = 0; i < c->k; i++) {
+		u64 low = ecp_ivset_low(&c->src[i].iv);
+
+		if (low < low1) {
+			low2 = low1;
+			low1 = low;
+			j = i;
+		} else {
+			low2 = min(low2, low);
+		}
+	}
+	start = max(c->fixed, low1);
+	/* The spare's own coefficient in every row is 0: nothing to add. */
+	for (r = 0; j != c->k - 1 && r < c->nrow; r++)
+		n += !!t->row[r].coef[j];
+	if (low2 <= start || !n) {
+		c->fixed = max(c->fixed, low2);
+		return;
+	}
+	/* One softirq multiplies at most ECP_PUSH_MAX bytes over all rows. */
+	end = min(low2, start + ECP_PUSH_MAX / n);
+	c->fixed = end;
+	inv = ecp_gf_inv(t->row[t->nrow].coef[j]);
+	for (r = 0; r < c->nrow; r++)
+		if (t->row[r].coef[j])
+			ecp_conn_row_add_check(c, r,
+					       ecp_gf_mul1(t->row[r].coef[j], inv),
+					       start, end);
+	ecp_stats_add(&c->t->stats, ECP_STAT_SPARE_BYTES,
+		      end - start - ecp_conn_iv_held(&c->src[j].iv, start, end));
 }
 
 u64 ecp_conn_out_complete(const struct ecp_conn *c,
@@ -64,7 +155,7 @@ u64 ecp_conn_out_complete(const struct ecp_conn *c,
 u64 ecp_conn_out_len(const struct ecp_conn *c, const struct ecp_conn_out *o)
 {
 	u64 len = c->row[ecp_conn_out_row(c, o)].len;
-	unsigned int i;
+	unsigned int i, open = 0;
 
 	if (c->mode == ECPROXY_MODE_READ)
 		return c->t->block;
@@ -73,14 +164,16 @@ u64 ecp_conn_out_len(const struct ecp_conn *c, const struct ecp_conn_out *o)
 	/*
 	 * Without a layout every fragment is as long as the others: the
 	 * length is known once every source has closed, at the same offset
-	 * (ecp_conn_src_mismatch() holds the rest).
+	 * (ecp_conn_src_mismatch() holds the rest), or all but one with a
+	 * spare, which stands in for the last.
 	 */
 	for (i = 0; i < c->k; i++) {
 		if (!c->src[i].fin)
-			return U64_MAX;
-		len = c->src[i].fin_off;
+			open++;
+		else
+			len = c->src[i].fin_off;
 	}
-	return len;
+	return open > !!c->check ? U64_MAX : len;
 }
 
 int ecp_conn_src_mismatch(const struct ecp_conn *c)
@@ -181,7 +274,7 @@ static void ecp_conn_row_release(struct ecp_conn *c, unsigned int r, u64 upto)
 void ecp_conn_out_release(struct ecp_conn *c, struct ecp_conn_out *o,
 			  u64 upto)
 {
-	unsigned int r, i;
+	unsigned int r;
 
 	if (c->mode == ECPROXY_MODE_READ) {
 		for (r = 0; r < c->nrow; r++)
@@ -191,13 +284,14 @@ void ecp_conn_out_release(struct ecp_conn *c, struct ecp_conn_out *o,
 	} else {
 		ecp_conn_row_release(c, ecp_conn_out_row(c, o), upto);
 	}
-	/*
-	 * What every row a source feeds has released was complete and its
-	 * ring space reused: a late retransmission of it must not be
-	 * applied there.
-	 */
-	for (i = 0; i < c->k; i++)
-		ecp_ivset_trim(&c->src[i].iv, ecp_conn_src_base(c, &c->src[i]));
+	/* The check row serves the rows only where one still holds bytes. */
+	if (c->check) {
+		u64 b = U64_MAX;
+
+		for (r = 0; r < c->nrow; r++)
+			b = min(b, ecp_dbuf_base(&c->row[r].dbuf));
+		ecp_dbuf_release(&c->check->dbuf, b);
+	}
 }
 
 u64 ecp_conn_src_base(const struct ecp_conn *c, const struct ecp_conn_src *s)
@@ -210,6 +304,9 @@ u64 ecp_conn_src_base(const struct ecp_conn *c, const struct ecp_conn_src *s)
 	for (r = 0; r < c->nrow; r++)
 		if ((rows & BIT(r)) && !ecp_conn_row_finished(c, r))
 			b = min(b, ecp_dbuf_base(&c->row[r].dbuf));
+	/* Every source feeds the check row too (no layout: never finished). */
+	if (c->check)
+		b = min(b, ecp_dbuf_base(&c->check->dbuf));
 	/*
 	 * Every row s feeds is finished (s is longer than all of them): it
 	 * sends the rest of its fragment to no ring, bounded by the buffer
@@ -223,8 +320,8 @@ u64 ecp_conn_src_base(const struct ecp_conn *c, const struct ecp_conn_src *s)
 s64 ecp_conn_src_apply(struct ecp_conn *c, struct ecp_conn_src *s, u64 off,
 		       const struct sk_buff *skb, unsigned int dataoff, u32 len)
 {
-	const struct ecp_gf_coef *coef[ECPROXY_MAX_K];
-	struct ecp_dbuf *ring[ECPROXY_MAX_K];
+	const struct ecp_gf_coef *coef[ECPROXY_MAX_K + 1];
+	struct ecp_dbuf *ring[ECPROXY_MAX_K + 1];
 	unsigned int i = s->peer.idx, r, n = 0;
 	const struct ecp_task *t = c->t;
 
@@ -239,6 +336,10 @@ s64 ecp_conn_src_apply(struct ecp_conn *c, struct ecp_conn_src *s, u64 off,
 		ring[n] = &c->row[r].dbuf;
 		coef[n++] = &t->row[r].gf[i];
 	}
-	return ecp_dbuf_apply_skb_n(ring, coef, n, &s->iv, off, skb, dataoff,
-				    len);
+	if (c->check) {
+		ring[n] = &c->check->dbuf;
+		coef[n++] = &t->row[c->nrow].gf[i];
+	}
+	return ecp_dbuf_apply_skb_n(ring, coef, n, &s->iv, c->fixed, off, skb,
+				    dataoff, len);
 }

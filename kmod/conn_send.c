@@ -1127,6 +1127,7 @@ bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q)
 			       false, -1, -1);
 		return false;
 	}
+	ecp_conn_spare_fix(c);
 	for (i = 0; i < c->nout; i++) {
 		ecp_conn_push_out(c, &c->out[i], q, &tokens, now_ns);
 		closing &= c->out[i].fin_sent;
@@ -1191,6 +1192,19 @@ void ecp_conn_check_done(struct ecp_conn *c, struct sk_buff_head *q)
 	 */
 	if (ecp_conn_has_writer(c) && !ecp_conn_writer_closed(c, q))
 		return;
+	/*
+	 * With a spare, a source may still be sending what no row needs any
+	 * more (the spare stood in for it): reset it, as a reader's stack
+	 * does when bytes come in after it closed, instead of waiting.
+	 */
+	for (i = 0; c->check && i < c->k; i++) {
+		struct ecp_conn_src *s = &c->src[i];
+
+		if (!s->fin && !s->gone) {
+			ecp_conn_send_rst_src(c, s, q);
+			s->gone = true;
+		}
+	}
 	for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
 		if (!c->src[i].gone &&
 		    c->src[i].acked != c->client.fin_off + 1)

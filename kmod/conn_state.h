@@ -93,7 +93,7 @@ struct ecp_conn_src {
 	struct ecp_conn_peer peer;
 	bool synack;			/* its SYN-ACK arrived */
 	bool fin;
-	bool gone;			/* reset after its FIN was acked */
+	bool gone;			/* reset after its FIN was acked, or by S */
 	u8 stale_resets;		/* its TIME-WAIT ACKs answered */
 	u8 ws;				/* shift of the windows it sends */
 	u8 ws_out;			/* shift of the windows S sends it */
@@ -218,6 +218,13 @@ struct ecp_conn {
 	struct ecp_conn_out w;
 	unsigned int k, nrow, nout;
 	struct ecp_conn_row *row;	/* nrow, after src[] */
+	/* A spare's check row (task.h), after row[nrow - 1]; or NULL */
+	struct ecp_conn_row *check;
+	/*
+	 * With a spare: every row is final below it, the spare having
+	 * stood in where one source was missing (ecp_conn_spare_fix()).
+	 */
+	u64 fixed;
 	struct ecp_conn_out *out;	/* nout, after row[] */
 	struct ecp_conn_src src[];
 };
@@ -471,8 +478,18 @@ void ecp_conn_out_pmtu(struct ecp_conn *c, struct ecp_conn_out *o,
  */
 s64 ecp_conn_src_apply(struct ecp_conn *c, struct ecp_conn_src *s, u64 off,
 		       const struct sk_buff *skb, unsigned int dataoff, u32 len);
-/* Up to where row r is complete: every source it uses has given it. */
+/*
+ * Up to where row r is complete: every source it uses has given it, or,
+ * with a spare, the rows are final (ecp_conn_spare_fix()).
+ */
 u64 ecp_conn_row_complete(const struct ecp_conn *c, unsigned int r);
+/*
+ * With a spare: make the rows final as far as all sources but one have
+ * given, adding the check row where that one is missing; at most
+ * ECP_PUSH_MAX bytes over all rows a call, the outputs' ACKs for what
+ * that completes bringing the rest.
+ */
+void ecp_conn_spare_fix(struct ecp_conn *c);
 /* Up to where output o's stream is complete. */
 u64 ecp_conn_out_complete(const struct ecp_conn *c,
 			  const struct ecp_conn_out *o);

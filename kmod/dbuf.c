@@ -128,6 +128,7 @@ struct ecp_dbuf_apply {
 	const struct sk_buff *skb;
 	int skb_off;
 	u64 off;
+	u64 floor;
 };
 
 static void ecp_dbuf_apply_fn(void *ctx, u64 start, u64 end)
@@ -135,24 +136,31 @@ static void ecp_dbuf_apply_fn(void *ctx, u64 start, u64 end)
 	struct ecp_dbuf_apply *a = ctx;
 	unsigned int i;
 
-	/* ecp_dbuf_apply_skb_n() checked the windows and the skb up front. */
-	for (i = 0; i < a->n; i++)
-		WARN_ON_ONCE(ecp_dbuf_mul_acc_skb(a->d[i], a->c[i], start,
-						  a->skb, a->skb_off +
-						  (int)(start - a->off),
-						  end - start));
+	/*
+	 * ecp_dbuf_apply_skb_n() checked the windows and the skb up front.
+	 * What a ring released was complete and its memory reused, and
+	 * what is below the floor final: new bytes there go nowhere.
+	 */
+	for (i = 0; i < a->n; i++) {
+		u64 from = max3(start, a->floor, ecp_dbuf_base(a->d[i]));
+
+		if (from < end)
+			WARN_ON_ONCE(ecp_dbuf_mul_acc_skb(a->d[i], a->c[i], from,
+							  a->skb, a->skb_off +
+							  (int)(from - a->off),
+							  end - from));
+	}
 }
 
 s64 ecp_dbuf_apply_skb_n(struct ecp_dbuf *const *d,
 			 const struct ecp_gf_coef *const *c, unsigned int n,
-			 struct ecp_ivset *iv, u64 off,
+			 struct ecp_ivset *iv, u64 floor, u64 off,
 			 const struct sk_buff *skb, int skb_off, u32 len)
 {
 	struct ecp_dbuf_apply a = {
 		.d = d, .c = c, .n = n, .skb = skb, .skb_off = skb_off,
-		.off = off,
+		.off = off, .floor = floor,
 	};
-	u64 base = U64_MAX;
 	unsigned int i;
 
 	if (skb_off < 0 || len > INT_MAX || skb_off > (int)skb->len - (int)len)
@@ -161,13 +169,9 @@ s64 ecp_dbuf_apply_skb_n(struct ecp_dbuf *const *d,
 	 * Bytes beyond a window cannot have been applied (nothing is
 	 * written there), so refusing the whole segment loses nothing.
 	 */
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		if (off + len > ecp_dbuf_limit(d[i]))
 			return -ENOBUFS;
-		base = min(base, d[i]->base);
-	}
-	if (n)
-		ecp_ivset_trim(iv, base);
 	return ecp_ivset_insert(iv, off, off + len, ecp_dbuf_apply_fn, &a);
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_apply_skb_n);
@@ -176,7 +180,7 @@ s64 ecp_dbuf_apply_skb(struct ecp_dbuf *d, struct ecp_ivset *iv,
 		       const struct ecp_gf_coef *c, u64 off,
 		       const struct sk_buff *skb, int skb_off, u32 len)
 {
-	return ecp_dbuf_apply_skb_n(&d, &c, 1, iv, off, skb, skb_off, len);
+	return ecp_dbuf_apply_skb_n(&d, &c, 1, iv, 0, off, skb, skb_off, len);
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_apply_skb);
 

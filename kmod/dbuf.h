@@ -80,11 +80,12 @@ int ecp_dbuf_mul_acc_skb(struct ecp_dbuf *d, const struct ecp_gf_coef *c,
  * trace and its retransmission is applied in full later; the order matters
  * because bytes recorded but not applied would be lost for good.
  *
- * Returns the number of bytes newly applied (0 for a pure duplicate, which
- * includes anything below base), -EFAULT if the skb is shorter than @len,
- * -ENOBUFS if the segment ends beyond base + size (an overflow), or
- * -ENOSPC if @iv is full (see ivset.h).  Trims @iv to base first, so a
- * retransmission of released bytes can never be applied into reused memory.
+ * Returns the number of bytes newly recorded (0 for a pure duplicate),
+ * -EFAULT if the skb is shorter than @len, -ENOBUFS if the segment ends
+ * beyond base + size (an overflow), or -ENOSPC if @iv is full (see
+ * ivset.h).  New bytes below base are recorded but applied nowhere: the
+ * ring released them complete and reuses their memory.  @iv is never
+ * moved past what the source gave, since S acks the source from it.
  */
 s64 ecp_dbuf_apply_skb(struct ecp_dbuf *d, struct ecp_ivset *iv,
 		       const struct ecp_gf_coef *c, u64 off,
@@ -93,14 +94,15 @@ s64 ecp_dbuf_apply_skb(struct ecp_dbuf *d, struct ecp_ivset *iv,
 /*
  * ecp_dbuf_apply_skb() for a segment that feeds @n buffers at once (the
  * rows a source contributes to, each with its coefficient @c[i]): each
- * new byte is applied to every one of them or to none, since @iv, the
- * source's record, is shared.  The window is the tightest of the
- * buffers' (-ENOBUFS past any limit), and @iv is trimmed to the lowest
- * base.  Same return values as ecp_dbuf_apply_skb().
+ * new byte is recorded once in @iv, the source's record, and applied to
+ * every buffer that has not released it, unless it is below @floor (the
+ * rows are final there: a spare stood in for this source, conn_rows.c).
+ * The window is the tightest of the buffers' (-ENOBUFS past any limit).
+ * Same return values as ecp_dbuf_apply_skb().
  */
 s64 ecp_dbuf_apply_skb_n(struct ecp_dbuf *const *d,
 			 const struct ecp_gf_coef *const *c, unsigned int n,
-			 struct ecp_ivset *iv, u64 off,
+			 struct ecp_ivset *iv, u64 floor, u64 off,
 			 const struct sk_buff *skb, int skb_off, u32 len);
 
 /* Copy [off, off + len) out, e.g. to build a segment for the client. */

@@ -365,8 +365,8 @@ static void ecp_dbuf_apply_test(struct kunit *test)
  * different sizes whose bases move apart as their outputs ack.  Each new
  * byte lands in every row with that row's coefficient, or in none: a
  * segment past any row's limit (the tightest ring) is refused whole and
- * records nothing, and a retransmission is applied to no row twice
- * whichever rows have released it.
+ * records nothing, a retransmission is applied to no row twice whichever
+ * rows have released it, and nothing is applied below the floor.
  */
 #define ROWS_N		3
 #define ROWS_LEN	3000
@@ -405,7 +405,7 @@ static void ecp_dbuf_apply_n_test(struct kunit *test)
 	u8 c[ROWS_N], *data;
 	struct rnd_state rnd;
 	struct sk_buff *skb;
-	struct ecp_ivset iv;
+	struct ecp_ivset iv, iv2;
 	bool *got;
 	unsigned int r;
 	u32 i;
@@ -433,7 +433,7 @@ static void ecp_dbuf_apply_n_test(struct kunit *test)
 	}
 
 #define APPLY_N(from, to) \
-	ecp_dbuf_apply_skb_n(dp, cp, ROWS_N, &iv, start + (from), skb, \
+	ecp_dbuf_apply_skb_n(dp, cp, ROWS_N, &iv, 0, start + (from), skb, \
 			     (from), (to) - (from))
 	KUNIT_EXPECT_EQ(test, APPLY_N(0, 600), 600);
 	KUNIT_EXPECT_EQ(test, APPLY_N(800, 1000), 200);
@@ -445,7 +445,7 @@ static void ecp_dbuf_apply_n_test(struct kunit *test)
 	/* Row 0's ring ends at 1000: refused whole, nothing recorded. */
 	KUNIT_EXPECT_EQ(test, APPLY_N(900, 1100), -ENOBUFS);
 	KUNIT_EXPECT_EQ(test, ecp_ivset_low(&iv), start + 1000);
-	KUNIT_EXPECT_EQ(test, ecp_dbuf_apply_skb_n(dp, cp, ROWS_N, &iv,
+	KUNIT_EXPECT_EQ(test, ecp_dbuf_apply_skb_n(dp, cp, ROWS_N, &iv, 0,
 						   start + 900, skb, 2900,
 						   200), -EFAULT);
 	ecp_dbuf_rows_check(test, d, c, data, got, start);
@@ -473,11 +473,28 @@ static void ecp_dbuf_apply_n_test(struct kunit *test)
 	ecp_dbuf_rows_check(test, d, c, data, got, start);
 
 	/* No rows: the record still moves (a source no row uses). */
-	KUNIT_EXPECT_EQ(test, ecp_dbuf_apply_skb_n(dp, cp, 0, &iv,
+	KUNIT_EXPECT_EQ(test, ecp_dbuf_apply_skb_n(dp, cp, 0, &iv, 0,
 						   start + 1800, skb, 1800,
 						   100), 100);
 	KUNIT_EXPECT_EQ(test, ecp_ivset_low(&iv), start + 1900);
 #undef APPLY_N
+
+	/*
+	 * A second source with the same bytes, behind the rows (a spare
+	 * stood in for it below start + 500, the floor): all it sends is
+	 * recorded, but applied only from the floor up, and to no ring
+	 * below that ring's base.  Equal bytes applied twice cancel.
+	 */
+	KUNIT_ASSERT_EQ(test, ecp_ivset_init(&iv2, 4, GFP_KERNEL), 0);
+	ecp_ivset_reset(&iv2, start + 300);
+	KUNIT_EXPECT_EQ(test, ecp_dbuf_apply_skb_n(dp, cp, ROWS_N, &iv2,
+						   start + 500, start + 300,
+						   skb, 300, 600), 600);
+	KUNIT_EXPECT_EQ(test, ecp_ivset_low(&iv2), start + 900);
+	for (i = 500; i < 900; i++)
+		got[i] = false;
+	ecp_dbuf_rows_check(test, d, c, data, got, start);
+	ecp_ivset_destroy(&iv2);
 
 	kfree_skb(skb);
 	ecp_ivset_destroy(&iv);

@@ -36,9 +36,13 @@ struct ecp_task *ecp_task_alloc(unsigned int k, unsigned int nrow)
 	t = kzalloc(struct_size(t, src, k), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return NULL;
-	/* Up to 32 rows of 32 coefficient tables: vmalloc may serve it. */
+	/*
+	 * Up to 32 rows of 32 coefficient tables, and the check row of a
+	 * spare: vmalloc may serve it.
+	 */
 	if (nrow) {
-		t->row = kvcalloc(nrow, sizeof(*t->row), GFP_KERNEL_ACCOUNT);
+		t->row = kvcalloc(nrow + 1, sizeof(*t->row),
+				  GFP_KERNEL_ACCOUNT);
 		if (!t->row) {
 			kfree(t);
 			return NULL;
@@ -51,11 +55,12 @@ struct ecp_task *ecp_task_alloc(unsigned int k, unsigned int nrow)
 	t->last_error_target = -1;
 	t->k = k;
 	t->nrow = nrow;
+	t->nring = nrow;
 	for (i = 0; i < k; i++) {
 		t->src[i].frag = -1;
 		t->src[i].len = U64_MAX;
 	}
-	for (i = 0; i < nrow; i++) {
+	for (i = 0; nrow && i <= nrow; i++) {
 		t->row[i].frag = -1;
 		t->row[i].len = U64_MAX;
 	}

@@ -11,6 +11,13 @@
  * target per row that S connects to on TASK_START (DEST).  With a
  * striped layout (block, cell), every fragment's exact length is known.
  *
+ * A task may have a spare (PULL, DEST, no layout): its last source, one
+ * more fragment that feeds no row but the check row, row[nrow], whose
+ * coefficients (check) make it zero wherever every source has given:
+ * x_spare = sum(check_i x_i).  Where one source j is missing, the check
+ * row is check_j x_j, and row r is completed by adding (coef_j /
+ * check_j) times it (conn_rows.c).
+ *
  * Rules for the data path:
  * - Look a task up with ecp_task_lookup_vip() inside rcu_read_lock() (any
  *   context, softirq included).  The pointer is good until
@@ -56,6 +63,7 @@ struct ecp_source {
 	s16 frag;		/* fragment index, -1 if not configured */
 	u64 len;		/* exact length; U64_MAX: the others' */
 	u32 rows;		/* the rows it feeds (non-zero coefficient) */
+	u8 check;		/* its coefficient in the check row, or 0 */
 	/* mutable */
 	u8 state;		/* enum ecproxy_source_state, WRITE_ONCE */
 	struct ecp_source_stats stats;
@@ -90,7 +98,9 @@ struct ecp_task {
 	u64 block;			/* striped layout: block bytes, or 0 */
 	u32 cell;			/* and its cell */
 	unsigned int nrow;
-	struct ecp_row *row;		/* nrow of them */
+	struct ecp_row *row;		/* nrow, then the check row */
+	bool spare;			/* src[k - 1] is a spare */
+	unsigned int nring;		/* rings: nrow, + 1 with a spare */
 	u32 buffer_size;		/* per row, exposed to the sources */
 	u32 headroom;			/* per row, allocated beyond it */
 	u8 *buffer;			/* rings and records, ecp_task_mem() */
@@ -160,10 +170,10 @@ static inline u32 ecp_task_holes(u32 buffer_size)
 		       ECP_IVSET_MIN_CAP, ECP_IVSET_MAX_CAP);
 }
 
-/* Where the records of the sources start: after the rings, aligned. */
-static inline size_t ecp_task_records_off(u32 buffer_size, unsigned int nrow)
+/* Where the records of the sources start: after the @nring rings, aligned. */
+static inline size_t ecp_task_records_off(u32 buffer_size, unsigned int nring)
 {
-	return ALIGN(ecp_task_ring_bytes(buffer_size) * nrow, sizeof(u64));
+	return ALIGN(ecp_task_ring_bytes(buffer_size) * nring, sizeof(u64));
 }
 
 /*
@@ -178,14 +188,14 @@ static inline unsigned int ecp_task_nout(u8 mode, unsigned int nrow)
 
 /*
  * The memory a task reserves up front and charges to its namespace: the
- * rings of its rows, then the interval records of its k sources and the
- * scoreboards of its @nout outputs, so that a connection, set up in
- * softirq, never lacks memory.
+ * @nring rings of its rows (and check row), then the interval records of
+ * its k sources and the scoreboards of its @nout outputs, so that a
+ * connection, set up in softirq, never lacks memory.
  */
-static inline size_t ecp_task_mem(u32 buffer_size, unsigned int nrow,
+static inline size_t ecp_task_mem(u32 buffer_size, unsigned int nring,
 				  unsigned int k, unsigned int nout)
 {
-	return ecp_task_records_off(buffer_size, nrow) +
+	return ecp_task_records_off(buffer_size, nring) +
 	       (size_t)(k + nout) * ecp_task_holes(buffer_size) *
 	       sizeof(struct ecp_iv);
 }
@@ -195,7 +205,7 @@ static inline struct ecp_iv *ecp_task_records(const struct ecp_task *t,
 					      unsigned int i)
 {
 	return (struct ecp_iv *)(t->buffer +
-				 ecp_task_records_off(t->buffer_size, t->nrow)) +
+				 ecp_task_records_off(t->buffer_size, t->nring)) +
 	       (size_t)i * ecp_task_holes(t->buffer_size);
 }
 
@@ -207,8 +217,8 @@ static inline struct ecp_iv *ecp_task_scoreboard(const struct ecp_task *t,
 }
 
 /*
- * Allocate a task for k sources and nrow rows, unpublished, one
- * reference, no buffer.
+ * Allocate a task for k sources and nrow rows (and room for a check
+ * row), unpublished, one reference, no buffer.
  */
 struct ecp_task *ecp_task_alloc(unsigned int k, unsigned int nrow);
 /* Free a task that was never added. */

@@ -178,6 +178,7 @@ static int ecp_put_source(struct sk_buff *skb, const struct ecp_task *t,
 			  unsigned int i)
 {
 	const struct ecp_source *s = &t->src[i];
+	bool spare = t->spare && i == t->k - 1;
 	struct nlattr *nest;
 
 	nest = nla_nest_start(skb, i);
@@ -185,8 +186,10 @@ static int ecp_put_source(struct sk_buff *skb, const struct ecp_task *t,
 		return -EMSGSIZE;
 	if (ecp_put_addr(skb, ECPROXY_A_SOURCE_ADDR, t->family, &s->addr) ||
 	    nla_put_u16(skb, ECPROXY_A_SOURCE_PORT, ntohs(s->port)) ||
-	    (t->mode == ECPROXY_MODE_PULL &&
+	    (t->mode == ECPROXY_MODE_PULL && !spare &&
 	     nla_put_u8(skb, ECPROXY_A_SOURCE_COEF, t->row[0].coef[i])) ||
+	    (spare && nla_put_flag(skb, ECPROXY_A_SOURCE_SPARE)) ||
+	    (s->check && nla_put_u8(skb, ECPROXY_A_SOURCE_CHECK, s->check)) ||
 	    (s->len != U64_MAX &&
 	     nla_put_u64_64bit(skb, ECPROXY_A_SOURCE_LENGTH, s->len,
 			       ECPROXY_A_SOURCE_PAD)) ||
@@ -319,7 +322,7 @@ static size_t ecp_task_msg_size(const struct ecp_task *t)
 {
 	size_t addr = nla_total_size(sizeof(struct in6_addr));
 	size_t u64 = nla_total_size_64bit(sizeof(u64));
-	size_t source = nla_total_size(0) + addr + 4 * nla_total_size(1) +
+	size_t source = 2 * nla_total_size(0) + addr + 5 * nla_total_size(1) +
 			4 * u64;
 	size_t row = nla_total_size(0) + nla_total_size(ECPROXY_MAX_K) +
 		     addr + 3 * nla_total_size(2) + 2 * u64;

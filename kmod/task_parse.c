@@ -73,6 +73,8 @@ static const struct nla_policy ecp_source_policy[ECPROXY_A_SOURCE_MAX + 1] = {
 	[ECPROXY_A_SOURCE_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
 	[ECPROXY_A_SOURCE_COEF] = NLA_POLICY_MIN(NLA_U8, 1),
 	[ECPROXY_A_SOURCE_FRAG] = { .type = NLA_U8 },
+	[ECPROXY_A_SOURCE_SPARE] = { .type = NLA_FLAG },
+	[ECPROXY_A_SOURCE_CHECK] = NLA_POLICY_MIN(NLA_U8, 1),
 };
 
 static const struct nla_policy ecp_row_policy[ECPROXY_A_ROW_MAX + 1] = {
@@ -122,6 +124,8 @@ static const char *ecp_entry_reason(const struct nlattr *bad, int err,
 		return "address must be 4 (IPv4) or 16 (IPv6) bytes";
 	if (!row && type == ECPROXY_A_SOURCE_COEF)
 		return "coefficient must be non-zero";
+	if (!row && type == ECPROXY_A_SOURCE_CHECK)
+		return "check coefficient must be non-zero";
 	if (row && type == ECPROXY_A_ROW_COEFS)
 		return "coefficients: one byte per source, 1..32 of them";
 	return msg ?: "invalid attribute";
@@ -148,6 +152,35 @@ static int ecp_parse_entry(struct nlattr **tb, bool row,
 	return ret;
 }
 
+/*
+ * Source @i is the spare (ECPROXY_A_SOURCE_SPARE): the last one, with
+ * neither a row coefficient nor a check coefficient of its own; the
+ * others' check coefficients say what its fragment is.
+ */
+static int ecp_parse_spare(struct ecp_task *t, unsigned int i,
+			   struct nlattr **tb, struct netlink_ext_ack *extack)
+{
+	const char *why = NULL;
+
+	if (i != t->k - 1)
+		why = "the spare must be the last source";
+	else if (i == 0)
+		why = "a spare needs another source to stand in for";
+	else if (t->mode != ECPROXY_MODE_PULL && t->mode != ECPROXY_MODE_DEST)
+		why = "a spare only for a pull task or one with targets (dest)";
+	else if (tb[ECPROXY_A_SOURCE_COEF])
+		why = "the spare feeds no row: no coefficient";
+	else if (tb[ECPROXY_A_SOURCE_CHECK])
+		why = "the spare takes no check coefficient: the other sources' make it";
+	if (why) {
+		ecp_extack_fmt(extack, tb[ECPROXY_A_SOURCE_SPARE], "source %u: %s",
+			       i, why);
+		return -EINVAL;
+	}
+	t->spare = true;
+	return 0;
+}
+
 static int ecp_parse_source(struct ecp_task *t, unsigned int i,
 			    const struct nlattr *nest, bool coef,
 			    struct netlink_ext_ack *extack)
@@ -162,6 +195,13 @@ static int ecp_parse_source(struct ecp_task *t, unsigned int i,
 	ret = ecp_parse_entry(tb, false, nest, i, extack);
 	if (ret)
 		return ret;
+	if (nla_get_flag(tb[ECPROXY_A_SOURCE_SPARE])) {
+		ret = ecp_parse_spare(t, i, tb, extack);
+		if (ret)
+			return ret;
+		/* It feeds no row: PULL's row 0 has no coefficient for it. */
+		coef = false;
+	}
 	if (!tb[ECPROXY_A_SOURCE_ADDR] || !tb[ECPROXY_A_SOURCE_PORT] ||
 	    (coef && !tb[ECPROXY_A_SOURCE_COEF])) {
 		int type = !tb[ECPROXY_A_SOURCE_ADDR] ? ECPROXY_A_SOURCE_ADDR :
@@ -175,12 +215,14 @@ static int ecp_parse_source(struct ecp_task *t, unsigned int i,
 		NL_SET_ERR_ATTR_MISS(extack, nest, type);
 		return -EINVAL;
 	}
-	if (!coef && tb[ECPROXY_A_SOURCE_COEF]) {
+	if (!coef && tb[ECPROXY_A_SOURCE_COEF] && !t->spare) {
 		ecp_extack_fmt(extack, tb[ECPROXY_A_SOURCE_COEF],
 			       "source %u: a coefficient with rows; the rows hold them",
 			       i);
 		return -EINVAL;
 	}
+	if (tb[ECPROXY_A_SOURCE_CHECK])
+		s->check = nla_get_u8(tb[ECPROXY_A_SOURCE_CHECK]);
 	snprintf(what, sizeof(what), "source %u", i);
 	ret = ecp_parse_addr(tb[ECPROXY_A_SOURCE_ADDR], &s->addr, &family,
 			     what, extack);
@@ -463,6 +505,49 @@ static int ecp_check_row_write(const struct ecp_task *t, unsigned int i,
 }
 
 /*
+ * The check row of a spare (task.h): every other source's check
+ * coefficient, and 1 for the spare, so that it sums to zero wherever all
+ * have given.  Called once the rows are in.
+ */
+static int ecp_check_spare(struct ecp_task *t, struct netlink_ext_ack *extack)
+{
+	struct ecp_row *chk = &t->row[t->nrow];
+	unsigned int i, r;
+
+	for (i = 0; i < t->k - t->spare; i++) {
+		if (!!t->src[i].check == t->spare)
+			continue;
+		ecp_extack_fmt(extack, NULL, t->spare ?
+			       "source %u: a spare needs the check coefficient of every other source" :
+			       "source %u: a check coefficient without a spare",
+			       i);
+		return -EINVAL;
+	}
+	if (!t->spare)
+		return 0;
+	if (t->block) {
+		ecp_extack_fmt(extack, NULL,
+			       "source %u: a spare only without a layout (block, cell)",
+			       t->k - 1);
+		return -EINVAL;
+	}
+	for (r = 0; r < t->nrow; r++) {
+		if (t->row[r].coef[t->k - 1]) {
+			ecp_extack_fmt(extack, NULL,
+				       "row %u: the spare (source %u) feeds no row, its coefficient must be 0",
+				       r, t->k - 1);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < t->k; i++) {
+		chk->coef[i] = i == t->k - 1 ? 1 : t->src[i].check;
+		ecp_gf_coef_init(&chk->gf[i], chk->coef[i]);
+	}
+	t->nring = t->nrow + 1;
+	return 0;
+}
+
+/*
  * What a policy cannot say about the rows: how many the mode takes, that
  * every row uses a source and every source feeds a row, and, for a read,
  * that row f rebuilds data fragment f.
@@ -500,7 +585,7 @@ static int ecp_check_rows(struct ecp_task *t, struct netlink_ext_ack *extack)
 			return -EINVAL;
 		}
 	}
-	for (j = 0; j < t->k; j++) {
+	for (j = 0; j < t->k - t->spare; j++) {
 		if (!t->src[j].rows) {
 			ecp_extack_fmt(extack, NULL,
 				       "source %u feeds no row: every coefficient of it is zero",
@@ -508,7 +593,7 @@ static int ecp_check_rows(struct ecp_task *t, struct netlink_ext_ack *extack)
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return ecp_check_spare(t, extack);
 }
 
 u32 ecp_parse_u32(struct nlattr **attrs, int type, u32 def)

@@ -72,7 +72,8 @@ fi
 # down under traffic (faults, fallback), the READ and WRITE modes' own
 # paths (coding_read, coding_write; the latter's loss case runs the
 # outputs' scoreboards, faults' loss from a source the SACK blocks S sends
-# it, and KUnit ecproxy_sack the scoreboard itself).  The stock kernel gets the rest: the
+# it, and KUnit ecproxy_sack the scoreboard itself), and a spare's check
+# ring (recon_spare).  The stock kernel gets the rest: the
 # timing tests (coding_rate, recon_ebsn, router_conns' hundreds of
 # back-to-back reconstructions within TIME-WAIT's minute, which took 18
 # minutes in a loaded debug lane and outlasted it), the big matrices
@@ -85,7 +86,8 @@ fi
 # full (it ran out of its VM's hour on a slow machine with router_conns
 # in it): router_conns.sh runs on the stock kernel in the tail (below),
 # with router_rfs.sh, which needs two vCPUs.
-debug_files=" genl.sh nlfuzz.sh task.sh faults.sh fallback.sh coding_read.sh "
+debug_files=" genl.sh nlfuzz.sh task.sh faults.sh fallback.sh coding_read.sh"
+debug_files+=" recon_spare.sh "
 debug_write_files=" coding_write.sh "
 debian_late_files=" router_conns.sh router_rfs.sh "
 # The stock lane starts while the debug kernel builds on both cores: in

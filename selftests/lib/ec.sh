@@ -24,6 +24,10 @@
 #   EC_NOWAIT  1                 ec_serve does not wait for each server to
 #                                listen (see ec_all_listening)
 #   EC_LAYOUT  packed | spread   where ec_store puts the fragments
+#   EC_SPARE   1                 ec_store also serves the next survivor
+#                                (on B(K+1) when packed) as EC_SPARE_ARGS,
+#                                "spare ADDR:PORT:FRAG", which ec_prep's
+#                                task takes
 # and every rebuilt fragment must equal the lost one by sha256.
 #
 # Functions: ec_encode, ec_serve, ec_stop_servers, ec_all_listening,
@@ -42,6 +46,7 @@ EC_TIMEOUT=${EC_TIMEOUT:-60}
 EC_GATE=${EC_GATE:-}
 EC_NOWAIT=${EC_NOWAIT:-}
 EC_LAYOUT=${EC_LAYOUT:-packed}
+EC_SPARE=${EC_SPARE:-}
 
 # ec_prog NAME: progs/NAME exists, or the test ends here.
 ec_prog() {
@@ -125,9 +130,13 @@ ec_all_listening() {
 # spread (the benchmarks: node B(i+1) holds fragment i): every fragment
 # but LOST on its node, and LOST's replica on the next node, port PORT+1
 # (EC_REPLICA, ADDR:PORT).  With EC_REQ, every source first reads A's
-# request of EC_REQ bytes into DIR/req.N.
+# request of EC_REQ bytes into DIR/req.N.  EC_SPARE_ARGS is the (K+1)-th
+# survivor as a task's spare, "spare ADDR:PORT:FRAG" (in nodes too), with
+# EC_SPARE; empty without.
 ec_store() {
-	local dir=$1 k=$2 m=$3 lost=$4 port=$5 i node n=0 rep
+	local dir=$1 k=$2 m=$3 lost=$4 port=$5 i node n=0 rep want=$2
+	EC_SPARE_ARGS=()
+	[ -z "$EC_SPARE" ] || want=$((k + 1))
 	EC_SOURCES=()
 	echo "$lost" > "$dir/lost"
 	echo "$k" > "$dir/k"
@@ -137,7 +146,7 @@ ec_store() {
 		case ",$lost," in *",$i,"*) continue ;; esac
 		if [ "$EC_LAYOUT" = spread ]; then
 			node=$((i + 1))
-		elif [ $n -lt "$k" ]; then
+		elif [ $n -lt "$want" ]; then
 			node=$((n + 1))
 		else
 			break
@@ -149,6 +158,10 @@ ec_store() {
 			EC_SOURCES+=(source "$(topo_addr "b$node"):$port:$i")
 			echo $node >> "$dir/nodes"
 			echo $i >> "$dir/sources"
+		elif [ $n -lt "$want" ]; then
+			n=$((n + 1))
+			EC_SPARE_ARGS=(spare "$(topo_addr "b$node"):$port:$i")
+			echo $node >> "$dir/nodes"
 		fi
 	done
 	if [ "$EC_LAYOUT" = spread ]; then
@@ -233,7 +246,7 @@ ec_prep() {
 	[ "$EC_REQ" = 0 ] || head -c "$EC_REQ" /dev/urandom > "$dir/req"
 	ec_store "$dir" "$3" "$4" "$5" $((8000 + id)) || return 1
 	# shellcheck disable=SC2086 # EC_TASK is a list of words
-	ec_task "$id" "$2" "$3" "$4" "$5" $EC_TASK >&2
+	ec_task "$id" "$2" "$3" "$4" "$5" "${EC_SPARE_ARGS[@]}" $EC_TASK >&2
 }
 
 # ec_fetch ID [ECFETCH-ARGS...]: A reads task ID's stream into $tmp/ID/out

@@ -113,6 +113,7 @@ static const struct {
 	{ ECPROXY_A_STATS_PACE_WAITS, "pace_waits" },
 	{ ECPROXY_A_STATS_HYSTART_EXITS, "hystart_exits" },
 	{ ECPROXY_A_STATS_OFF_HOME, "off_home" },
+	{ ECPROXY_A_STATS_SPARE_BYTES, "spare_bytes" },
 };
 
 static json_object *u64_json(const struct nlattr *a)
@@ -190,6 +191,11 @@ static json_object *source_json(const struct nlattr *nest)
 	if (tb[ECPROXY_A_SOURCE_FRAG])
 		json_object_object_add(o, "frag",
 				       json_object_new_int(mnl_attr_get_u8(tb[ECPROXY_A_SOURCE_FRAG])));
+	if (tb[ECPROXY_A_SOURCE_SPARE])
+		json_object_object_add(o, "spare", json_object_new_boolean(1));
+	if (tb[ECPROXY_A_SOURCE_CHECK])
+		json_object_object_add(o, "check",
+				       json_object_new_int(mnl_attr_get_u8(tb[ECPROXY_A_SOURCE_CHECK])));
 	if (tb[ECPROXY_A_SOURCE_LENGTH])
 		json_object_object_add(o, "length", u64_json(tb[ECPROXY_A_SOURCE_LENGTH]));
 	st = json_object_new_object();
@@ -373,11 +379,11 @@ void ecctl_fmt_stats_text(json_object *st, const char *in)
 	printf("%spmtu-updates %" PRId64 " syns-resent %" PRId64
 	       " time-wait-resets %" PRId64 " window-probes %" PRId64
 	       " tail-probes %" PRId64 " reo-timeouts %" PRId64
-	       " off-home %" PRId64,
+	       " off-home %" PRId64 " spare-bytes %" PRId64,
 	       in, num(st, "pmtu_updates"), num(st, "syns_resent"),
 	       num(st, "time_wait_resets"), num(st, "window_probes"),
 	       num(st, "tail_probes"), num(st, "reo_timeouts"),
-	       num(st, "off_home"));
+	       num(st, "off_home"), num(st, "spare_bytes"));
 	/* A task's: what its last run sent per second. */
 	if (json_object_object_get_ex(st, "rate", &v))
 		printf(" measured-rate %s",
@@ -471,6 +477,10 @@ void ecctl_fmt_task_text(json_object *t, int stats)
 				printf(" length %" PRId64, json_object_get_int64(v));
 			if (json_object_object_get_ex(s, "coef", &v))
 				printf(" coef 0x%02x", (unsigned int)json_object_get_int(v));
+			if (json_object_object_get_ex(s, "check", &v))
+				printf(" check 0x%02x", (unsigned int)json_object_get_int(v));
+			if (json_object_object_get_ex(s, "spare", &v))
+				printf(" spare");
 			printf("\n");
 			if (stats && json_object_object_get_ex(s, "stats", &st))
 				printf("        state %s bytes-in %" PRId64 " segments-in %" PRId64

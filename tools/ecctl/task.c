@@ -28,12 +28,13 @@ static void task_usage(FILE *f)
 	fprintf(f,
 		"Usage: ecctl task add id ID vip ADDR [ port PORT ] [ client PREFIX ]\n"
 		"                      code PROFILE k K m M lost I[,I...] [ matrix SPEC ]\n"
-		"                      source ADDR:PORT:FRAG [ source ... ]\n"
+		"                      source ADDR:PORT:FRAG [ source ... ] [ spare ADDR:PORT:FRAG ]\n"
 		"                      [ dest ADDR:PORT:FRAG [ dest ... ] ] [ read ]\n"
 		"                      [ block BYTES cell SIZE ] [ rate RATE ]\n"
 		"                      [ buffer SIZE ] [ timeout TIMEOUT MS [ TIMEOUT MS ... ] ]\n"
 		"       ecctl task add id ID vip ADDR port PORT [ client PREFIX ]\n"
 		"                      source ADDR:PORT coef C [ source ADDR:PORT coef C ... ]\n"
+		"                      [ spare ADDR:PORT ]   (then every source takes check C)\n"
 		"                      [ rate RATE ] [ buffer SIZE ] [ timeout ... ]\n"
 		"       ecctl task add id ID vip ADDR port PORT [ client PREFIX ]\n"
 		"                      encode PROFILE k K m M [ matrix SPEC ] cell SIZE\n"
@@ -80,6 +81,12 @@ static void task_usage(FILE *f)
 		"that S knows every fragment's exact length.  Without them, fragments\n"
 		"must be of equal length.\n"
 		"rate caps the task's output; sources follow through the window.\n"
+		"spare (pull and dest, no block) reads one more surviving fragment, so\n"
+		"that the output need not wait for the slowest source: wherever all\n"
+		"sources but one have sent, S completes the rows with the spare's\n"
+		"bytes.  With code, ecctl computes the spare's check coefficients, its\n"
+		"fragment in terms of the sources'; with coef, give each source's as\n"
+		"\"check C\".\n"
 		"\n"
 		"change applies client, buffer and timeouts while the task is idle,\n"
 		"rate at any time; vip, port, sources, targets and the layout cannot\n"
@@ -154,6 +161,7 @@ struct src_arg {
 	uint16_t port;
 	int frag;		/* -1 if not given */
 	int coef;		/* -1 if not given */
+	int check;		/* -1 if not given */
 };
 
 /* ADDR:PORT[:FRAG] of a source or a target (kw) */
@@ -165,6 +173,7 @@ static int parse_endpoint(const char *kw, const char *val, struct src_arg *s)
 	s->text = val;
 	s->frag = -1;
 	s->coef = -1;
+	s->check = -1;
 	if (snprintf(buf, sizeof(buf), "%s", val) >= (int)sizeof(buf))
 		return ecctl_error(ECCTL_USAGE, "\"%s %s\": too long", kw, val);
 	port = strchr(buf, ':');
@@ -214,6 +223,8 @@ struct add_args {
 	const char *profile, *k, *m, *lost, *matrix, *block_text;
 	struct src_arg src[TASK_MAX_SOURCES];
 	int nsrc;
+	struct src_arg spare;
+	int has_spare;
 	struct src_arg dst[TASK_MAX_SOURCES];
 	int ndst;
 	struct row_arg row[TASK_MAX_SOURCES];
@@ -230,11 +241,11 @@ static const int timeout_attr[] = {
 
 enum { A_ID, A_VIP, A_PORT, A_CLIENT, A_CODE, A_K, A_M, A_LOST, A_MATRIX,
        A_SOURCE, A_COEF, A_DEST, A_READ, A_BLOCK, A_CELL, A_RATE, A_BUFFER, A_TIMEOUT,
-       A_ENCODE };
+       A_ENCODE, A_SPARE, A_CHECK };
 static const char *const add_names[] = {
 	"id", "vip", "port", "client", "code", "k", "m", "lost", "matrix",
 	"source", "coef", "dest", "read", "block", "cell", "rate", "buffer", "timeout",
-	"encode", NULL
+	"encode", "spare", "check", NULL
 };
 
 static int parse_client(const char *val, struct add_args *a)
@@ -400,16 +411,28 @@ static int parse_add(int argc, char **argv, struct add_args *a)
 						   TASK_MAX_SOURCES);
 			ret = parse_endpoint("dest", val, &a->dst[a->ndst++]);
 			break;
-		case A_COEF: {
+		case A_SPARE:
+			if (a->has_spare)
+				return ecctl_error(ECCTL_USAGE, "\"spare %s\": a task has one spare",
+						   val);
+			a->has_spare = 1;
+			ret = parse_endpoint("spare", val, &a->spare);
+			break;
+		case A_COEF:
+		case A_CHECK: {
+			int *dst;
 			long v;
 
 			if (!a->nsrc)
-				return ecctl_error(ECCTL_USAGE, "\"coef %s\": must follow a source", val);
-			if (a->src[a->nsrc - 1].coef >= 0)
-				return ecctl_error(ECCTL_USAGE, "\"coef %s\": source %d has a coef already",
-						   val, a->nsrc - 1);
-			ret = ecctl_parse_int("coef", val, 0, 255, &v);
-			a->src[a->nsrc - 1].coef = (int)v;
+				return ecctl_error(ECCTL_USAGE, "\"%s %s\": must follow a source",
+						   add_names[kw], val);
+			dst = kw == A_COEF ? &a->src[a->nsrc - 1].coef :
+			      &a->src[a->nsrc - 1].check;
+			if (*dst >= 0)
+				return ecctl_error(ECCTL_USAGE, "\"%s %s\": source %d has a %s already",
+						   add_names[kw], val, a->nsrc - 1, add_names[kw]);
+			ret = ecctl_parse_int(add_names[kw], val, 0, 255, &v);
+			*dst = (int)v;
 			break;
 		}
 		case A_BLOCK:
@@ -550,6 +573,49 @@ static int write_rows(struct add_args *a, const struct ecp_code *code)
 	return 0;
 }
 
+/*
+ * The spare's fragment in terms of the sources' (their check
+ * coefficients): the decode coefficients that would rebuild it from them.
+ */
+static int code_spare(struct add_args *a, const struct ecp_code *c, const int *avail,
+		      const int *lost, int nlost)
+{
+	const struct src_arg *sp = &a->spare;
+	struct ecp_coef co;
+	struct ecp_err err;
+
+	if (a->mode == ECPROXY_MODE_READ || a->cell)
+		return ecctl_error(ECCTL_USAGE,
+				   "\"spare %s\": only for a pull or dest task without block",
+				   sp->text);
+	if (sp->frag < 0)
+		return ecctl_error(ECCTL_USAGE,
+				   "\"spare %s\": with code, give the fragment as ADDR:PORT:FRAG",
+				   sp->text);
+	if (sp->frag >= c->k + c->m)
+		return ecctl_error(ECCTL_USAGE, "\"spare %s\": fragment index must be < k+m (%d)",
+				   sp->text, c->k + c->m);
+	for (int j = 0; j < nlost; j++)
+		if (lost[j] == sp->frag)
+			return ecctl_error(ECCTL_USAGE, "\"spare %s\": fragment %d is lost",
+					   sp->text, sp->frag);
+	for (int i = 0; i < a->nsrc; i++)
+		if (avail[i] == sp->frag)
+			return ecctl_error(ECCTL_USAGE, "\"spare %s\": fragment %d is source %s already",
+					   sp->text, sp->frag, a->src[i].text);
+	if (ecp_code_coef(c, sp->frag, avail, a->nsrc, &co, &err))
+		return ecctl_error(ECCTL_USAGE, "spare fragment %d: %s", sp->frag, err.msg);
+	for (int i = 0; i < a->nsrc; i++) {
+		/* An MDS code's fragment depends on every k others. */
+		if (!co.coef[i])
+			return ecctl_error(ECCTL_USAGE,
+					   "\"spare %s\": fragment %d does not depend on source %s, so it cannot stand in for it",
+					   sp->text, sp->frag, a->src[i].text);
+		a->src[i].check = co.coef[i];
+	}
+	return 0;
+}
+
 /* The rows of the mode, from the code, the lost fragments and the targets. */
 static int code_rows(struct add_args *a)
 {
@@ -562,7 +628,8 @@ static int code_rows(struct add_args *a)
 		return ret;
 	if (a->mode == ECPROXY_MODE_WRITE)
 		return write_rows(a, &code);
-	a->ncoef = a->nsrc;
+	/* A spare feeds no row: its coefficient is 0 in every one. */
+	a->ncoef = a->nsrc + a->has_spare;
 	n = code.k + code.m;
 	nlost = ecctl_parse_list("lost", a->lost, n, lost, n);
 	if (nlost < 0)
@@ -578,10 +645,10 @@ static int code_rows(struct add_args *a)
 			return ecctl_error(ECCTL_USAGE,
 					   "\"source %s\": with code, give the fragment as ADDR:PORT:FRAG",
 					   a->src[i].text);
-		if (a->src[i].coef >= 0)
+		if (a->src[i].coef >= 0 || a->src[i].check >= 0)
 			return ecctl_error(ECCTL_USAGE,
-					   "\"source %s\": coef cannot be combined with code",
-					   a->src[i].text);
+					   "\"source %s\": %s cannot be combined with code",
+					   a->src[i].text, a->src[i].coef >= 0 ? "coef" : "check");
 		if (a->src[i].frag >= n)
 			return ecctl_error(ECCTL_USAGE, "\"source %s\": fragment index must be < k+m (%d)",
 					   a->src[i].text, n);
@@ -592,6 +659,8 @@ static int code_rows(struct add_args *a)
 						   a->src[i].text, lost[j]);
 		avail[i] = a->src[i].frag;
 	}
+	if (a->has_spare && code_spare(a, &code, avail, lost, nlost))
+		return ECCTL_USAGE;
 	switch (a->mode) {
 	case ECPROXY_MODE_PULL:
 		if (nlost != 1)
@@ -672,6 +741,19 @@ static void put_endpoints(struct nlmsghdr *nlh, const struct add_args *a)
 			mnl_attr_put_u8(nlh, ECPROXY_A_SOURCE_COEF, (uint8_t)a->src[i].coef);
 		if (a->src[i].frag >= 0)
 			mnl_attr_put_u8(nlh, ECPROXY_A_SOURCE_FRAG, (uint8_t)a->src[i].frag);
+		if (a->src[i].check >= 0)
+			mnl_attr_put_u8(nlh, ECPROXY_A_SOURCE_CHECK, (uint8_t)a->src[i].check);
+		mnl_attr_nest_end(nlh, s);
+	}
+	/* The spare is the last source (the kernel takes it nowhere else). */
+	if (a->has_spare) {
+		struct nlattr *s = mnl_attr_nest_start(nlh, (uint16_t)a->nsrc);
+
+		mnl_attr_put(nlh, ECPROXY_A_SOURCE_ADDR, 4, &a->spare.addr);
+		mnl_attr_put_u16(nlh, ECPROXY_A_SOURCE_PORT, a->spare.port);
+		if (a->spare.frag >= 0)
+			mnl_attr_put_u8(nlh, ECPROXY_A_SOURCE_FRAG, (uint8_t)a->spare.frag);
+		mnl_attr_put(nlh, ECPROXY_A_SOURCE_SPARE, 0, NULL);
 		mnl_attr_nest_end(nlh, s);
 	}
 	mnl_attr_nest_end(nlh, nest);

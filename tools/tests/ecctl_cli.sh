@@ -291,7 +291,7 @@ tap_expect_err "\"t s id x\" is \"task show id x\" (the first command starting w
 	'Error: "id x": not an integer' "$ECCTL" t s id x
 tap_expect_err "\"t st\" is \"task start\"" 2 'Error: missing "id ID"' "$ECCTL" t st
 tap_expect_err "ambiguous keyword lists the candidates" 2 \
-	'Error: ambiguous keyword "c": could be client, code, coef, cell' \
+	'Error: ambiguous keyword "c": could be client, code, coef, cell, check' \
 	"$ECCTL" task add id 1 c 10.0.0.1
 tap_expect_err "unknown task command lists valid ones" 2 \
 	'Error: unknown task command "move"; valid: add, change, del, show, start, list, flush, help' "$ECCTL" task move
@@ -347,6 +347,32 @@ tap_expect_err "task add: more lost than m" 2 \
 tap_expect_err "task add: a source serving a lost fragment" 2 \
 	'Error: "source 10.0.1.2:1:2": fragment 2 is lost' \
 	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 2 $S6
+# A spare: one more survivor, not lost, not a source's, no layout.
+tap_expect_err "task add: a lost fragment as the spare" 2 \
+	'Error: "spare 10.0.1.7:1:1": fragment 1 is lost' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1 $S6 spare 10.0.1.7:1:1
+tap_expect_err "task add: a source's fragment as the spare" 2 \
+	'Error: "spare 10.0.1.7:1:3": fragment 3 is source 10.0.1.3:1:3 already' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1 $S6 spare 10.0.1.7:1:3
+tap_expect_err "task add: a spare names its fragment" 2 \
+	'Error: "spare 10.0.1.7:1": with code, give the fragment as ADDR:PORT:FRAG' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1 $S6 spare 10.0.1.7:1
+tap_expect_err "task add: a spare with a layout" 2 \
+	'Error: "spare 10.0.1.7:1:6": only for a pull or dest task without block' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1 $S6 spare 10.0.1.7:1:6 block 1m cell 4k
+tap_expect_err "task add: a spare for a read" 2 \
+	'Error: "spare 10.0.1.7:1:6": only for a pull or dest task without block' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1 $S6 spare 10.0.1.7:1:6 read block 1m cell 4k
+tap_expect_err "task add: one spare" 2 \
+	'Error: "spare 10.0.1.8:1:8": a task has one spare' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1 $S6 spare 10.0.1.7:1:6 spare 10.0.1.8:1:8
+tap_expect_err "task add: check coefficients are ecctl's with code" 2 \
+	'Error: "source 10.0.1.1:1:0": check cannot be combined with code' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1 \
+	source 10.0.1.1:1:0 check 3 source 10.0.1.2:1:2 source 10.0.1.3:1:3 \
+	source 10.0.1.4:1:4 source 10.0.1.5:1:5 source 10.0.1.6:1:7 spare 10.0.1.7:1:6
+tap_expect_err "task add: check before any source" 2 'Error: "check 3": must follow a source' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 check 3
 tap_expect_err "task add: a read rebuilds data fragments only" 2 \
 	'Error: "lost 6": a read rebuilds data fragments (0..5), not 6' \
 	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 6 $S6 read block 1m cell 4k

@@ -94,6 +94,24 @@
  *        FRAG: NLA_U8, optional; required with BLOCK.  Which fragment of
  *              the stripe the source holds: with a layout it gives the
  *              source's exact length, otherwise it is only echoed back.
+ *        SPARE: NLA_FLAG, optional, PULL and DEST without BLOCK only,
+ *               on the last entry only.  The source is a spare: one
+ *               more surviving fragment, read with the others so that
+ *               the output need not wait for the slowest.  It feeds no
+ *               row (PULL: no COEF; ROWS: its coefficient must be 0).
+ *               At every offset the rows are complete once all sources
+ *               but one have given it: S keeps a check ring of
+ *               sum(CHECK_i x_i) + x_spare, which is zero where all are
+ *               in and CHECK_j x_j where source j is missing, and adds
+ *               (a_rj / CHECK_j) times it to row r.  Bytes the missing
+ *               source sends later are acknowledged and dropped.  The
+ *               output's length is known once all sources but one have
+ *               closed at it.
+ *        CHECK: NLA_U8, 1..255, required on every other source when a
+ *               spare is given, refused otherwise.  The spare's fragment
+ *               in terms of the others: x_spare = sum(CHECK_i x_i), the
+ *               decode coefficients of the spare's fragment from theirs
+ *               (every one non-zero for an MDS code).
  *
  *             Two sources with the same ADDR and PORT are rejected.
  *    ROWS: NLA_NESTED, optional for PULL (one row; without it the
@@ -105,7 +123,8 @@
  *
  *        COEFS: NLA_BINARY, exactly k bytes, required.  Coefficient j
  *               applies to source j; 0 leaves the source out of the row.
- *               Every row must use a source, and every source feed a row.
+ *               Every row must use a source, and every source but a
+ *               spare feed a row.
  *        FRAG: NLA_U8, optional; required with BLOCK.  The fragment the
  *              row rebuilds.  READ's row f must be data fragment f.
  *        ADDR: NLA_BINARY, 4 or 16 bytes; DEST and WRITE only, required
@@ -136,7 +155,8 @@
  *                 exposed to senders by window rewriting: no source may
  *                 run more than this far ahead of what the row's output
  *                 has acknowledged.  The kernel allocates one per row
- *                 when the task is added, each with headroom
+ *                 (and one more for a spare's check ring) when the
+ *                 task is added, each with headroom
  *                 (BUFFER_SIZE / 8, at least 64 KiB) for bytes senders
  *                 had in flight when the window shrank.
  *    HANDSHAKE_TIMEOUT: NLA_U32 ms, 100..600000, optional, default 3000.
@@ -163,7 +183,7 @@
  * module's own end of a live connection to a source (a port of
  * net.ipv4.ip_local_port_range); -ENOSPC when the buffers would exceed the
  * namespace's memory cap (module parameter netns_mem_max, bytes, counting
- * BUFFER_SIZE plus headroom of every row of every task); -ENOMEM.  Answers with an ack
+ * BUFFER_SIZE plus headroom of every ring of every task); -ENOMEM.  Answers with an ack
  * only, and sends an ECPROXY_EVENT_TASK_ADDED event.
  *
  * The namespace's first task registers the module's netfilter hook there
@@ -211,7 +231,8 @@
  *    MEM: NLA_U64, bytes reserved for the task's buffers.
  *    STATS: NLA_NESTED, ECPROXY_A_STATS_* (below) for this task.
  *
- * and in each SOURCES entry, besides ADDR, PORT, COEF and FRAG:
+ * and in each SOURCES entry, besides ADDR, PORT, COEF, FRAG, SPARE and
+ * CHECK:
  *
  *    LENGTH: NLA_U64, its exact length, with a layout only.
  *    STATE: NLA_U8, enum ecproxy_source_state of its connection.
@@ -423,6 +444,10 @@
  *              when the administrator enables RFS
  *              (net.core.rps_sock_flow_entries and each receive queue's
  *              rps_flow_cnt).
+ *    SPARE_BYTES: bytes of the rows completed before one of the sources
+ *                 had given them, with the spare standing in for it
+ *                 (SOURCES' SPARE): the output did not wait for that
+ *                 source.
  *    DROPS: NLA_NESTED, one NLA_U64 per reason, the attribute type being
  *           the reason (enum ecproxy_drop_reason): packets of a task
  *           that were invalid and dropped.
@@ -529,6 +554,8 @@ enum ecproxy_source_attr {
 	ECPROXY_A_SOURCE_SEGS_IN,
 	ECPROXY_A_SOURCE_DUP_BYTES,
 	ECPROXY_A_SOURCE_LENGTH,
+	ECPROXY_A_SOURCE_SPARE,
+	ECPROXY_A_SOURCE_CHECK,
 	__ECPROXY_A_SOURCE_MAX
 };
 #define ECPROXY_A_SOURCE_MAX (__ECPROXY_A_SOURCE_MAX - 1)
@@ -595,6 +622,7 @@ enum ecproxy_stats_attr {
 	ECPROXY_A_STATS_HYSTART_EXITS,
 	ECPROXY_A_STATS_OFF_HOME,
 	ECPROXY_A_STATS_REO_TIMEOUTS,
+	ECPROXY_A_STATS_SPARE_BYTES,
 	__ECPROXY_A_STATS_MAX
 };
 #define ECPROXY_A_STATS_MAX (__ECPROXY_A_STATS_MAX - 1)
