@@ -104,9 +104,10 @@
  *               sum(CHECK_i x_i) + x_spare, which is zero where all are
  *               in and CHECK_j x_j where source j is missing, and adds
  *               (a_rj / CHECK_j) times it to row r.  Bytes the missing
- *               source sends later are acknowledged and dropped.  The
- *               output's length is known once all sources but one have
- *               closed at it.
+ *               source sends later are acknowledged and dropped, and once
+ *               every output has all its bytes, a source still sending
+ *               gets a RST.  The output's length is known once all
+ *               sources but one have closed at it.
  *        CHECK: NLA_U8, 1..255, required on every other source when a
  *               spare is given, refused otherwise.  The spare's fragment
  *               in terms of the others: x_spare = sum(CHECK_i x_i), the
