@@ -137,11 +137,13 @@ if [ -s "$out/loss.csv" ]; then
 		function med(k, w) { return n[k, w] ? r[k, w, int((n[k, w] + 1) / 2)] : 0 }
 		function rtos(k, w) { return nr[k, w] ? sprintf("%.1f", rto[k, w] / nr[k, w]) : "-" }
 		END {
-			print "link,loss,replication_mbit_s,native_mbit_s,ecproxy_mbit_s,ratio_to_replication,replication_source_rtos,ecproxy_source_rtos,spare_mbit_s,spare_ratio_to_replication,spare_source_rtos"
+			print "link,loss,replication_mbit_s,native_mbit_s,ecproxy_mbit_s,ratio_to_replication,replication_source_rtos,ecproxy_source_rtos,spare1_mbit_s,spare1_ratio_to_replication,spare1_source_rtos,spare2_mbit_s,spare2_ratio_to_replication,spare2_source_rtos"
 			for (i = 0; i < c; i++) {
-				x = med(o[i], "replication"); e = med(o[i], "ecproxy"); s = med(o[i], "spare")
-				printf "%s,%.3f,%.3f,%.3f,%.2f,%s,%s,%.3f,%.2f,%s\n", o[i], x, med(o[i], "native"), e, x ? e / x : 0,
-					rtos(o[i], "replication"), rtos(o[i], "ecproxy"), s, x ? s / x : 0, rtos(o[i], "spare")
+				x = med(o[i], "replication"); e = med(o[i], "ecproxy")
+				s1 = med(o[i], "spare1"); s2 = med(o[i], "spare2")
+				printf "%s,%.3f,%.3f,%.3f,%.2f,%s,%s,%.3f,%.2f,%s,%.3f,%.2f,%s\n", o[i], x, med(o[i], "native"), e, x ? e / x : 0,
+					rtos(o[i], "replication"), rtos(o[i], "ecproxy"),
+					s1, x ? s1 / x : 0, rtos(o[i], "spare1"), s2, x ? s2 / x : 0, rtos(o[i], "spare2")
 			}
 		}' > "$out/loss-summary.csv"
 	plot loss "set title 'Goodput under loss, RS(6,3) (A link $cap)'; set ylabel 'Mbit/s';
@@ -149,15 +151,16 @@ if [ -s "$out/loss.csv" ]; then
 		set yrange [0:*]; set key outside right; set xtics rotate by -30;
 		plot '$out/loss-summary.csv' skip 1 using 3:xtic(stringcolumn(1).' '.stringcolumn(2)) title 'replication',
 		     '' skip 1 using 4 title 'native EC', '' skip 1 using 5 title 'ecproxy',
-		     '' skip 1 using 9 title 'ecproxy + spare'"
+		     '' skip 1 using 9 title 'ecproxy + 1 spare', '' skip 1 using 12 title 'ecproxy + 2 spares'"
 	{
 		echo "## Goodput under loss, RS(6,3) ([loss.png](loss.png), [loss.csv](loss.csv))"
 		echo
-		echo "Medians of $(awk -F, 'NR > 1 && $3 > m { m = $3 } END { print m }' "$out/loss.csv") runs. Loss on A's link is on the data S (or the router) sends A; on the sources' links, on the data every storage node sends. Burst: netem gemodel 2% 50%. Sources' RTOs: the retransmission timeouts of the storage nodes' own TCP (TcpExtTCPTimeouts, all nodes summed) per transfer, the mean of the runs; replication reads one node, ecproxy k (6), so the same loss per link meets ecproxy's transfer k times as often. ecproxy + spare reads one more node (k + 1) and completes the rows wherever all sources but one have sent (ecctl task add ... spare)."
+		echo "Medians of $(awk -F, 'NR > 1 && $3 > m { m = $3 } END { print m }' "$out/loss.csv") runs. Loss on A's link is on the data S (or the router) sends A; on the sources' links, on the data every storage node sends. Burst: netem gemodel 2% 50%. Sources' RTOs: the retransmission timeouts of the storage nodes' own TCP (TcpExtTCPTimeouts, all nodes summed) per transfer, the mean of the runs; replication reads one node, ecproxy k (6), so the same loss per link meets ecproxy's transfer k times as often. ecproxy + 1 spare and + 2 spares read one and two more nodes (k + 1, k + 2) and complete the rows wherever all sources but as many as there are spares have sent (ecctl task add ... spare), on the sources' links only."
 		echo
-		echo "| link | loss | replication Mbit/s | native Mbit/s | ecproxy Mbit/s | ecproxy / replication | ecproxy + spare Mbit/s | + spare / replication | sources' RTOs per transfer: replication / ecproxy / + spare |"
+		echo "| link | loss | replication Mbit/s | native Mbit/s | ecproxy Mbit/s | ecproxy / replication | + 1 spare / replication | + 2 spares / replication | sources' RTOs per transfer: replication / ecproxy / + 1 spare / + 2 spares |"
 		echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
-		awk -F, 'NR > 1 { printf "| %s | %s | %.2f | %.2f | %.2f | **%.2f** | %.2f | **%.2f** | %s / %s / %s |\n", $1, $2, $3, $4, $5, $6, $9, $10, $7 == "" ? "-" : $7, $8 == "" ? "-" : $8, $11 == "" ? "-" : $11 }' "$out/loss-summary.csv"
+		awk -F, 'function r(x) { return x > 0 ? sprintf("**%.2f**", x) : "-" }
+			NR > 1 { printf "| %s | %s | %.2f | %.2f | %.2f | **%.2f** | %s | %s | %s / %s / %s / %s |\n", $1, $2, $3, $4, $5, $6, r($10), r($13), $7, $8, $11, $14 }' "$out/loss-summary.csv"
 		echo
 	} >> "$md"
 fi

@@ -185,17 +185,19 @@ BENCH_OUTDIR=$tmp
 # each appended to PREFIX.csv: way,bytes,wall_s,cpu_s,mbit_s.  Fails on
 # anything but an exact, non-fallback result.
 # With WAYS_RTOS=1, each line ends with the storage nodes' own RTOs during
-# the transfer (sources_rtos).  With WAYS_SPARE=ID, a fourth way, spare:
-# ecproxy's task ID, which reads a spare source too.
+# the transfer (sources_rtos).  With WAYS_SPARE="ID...", more ways, spare1
+# and on: ecproxy's tasks ID..., which read one spare source and on.
 ways() {
 	local f=$1 i=$2 id=$3 p=$4 k=$5 m=$6 lost=$7 w j sha rtos='' r0 note=''
-	local all=(replication native ecproxy)
-	[ -z "${WAYS_SPARE:-}" ] || all+=(spare)
+	local all=(replication native ecproxy) spares=(${WAYS_SPARE:-}) n
+	for n in "${!spares[@]}"; do
+		all+=("spare$((n + 1))")
+	done
 	sha=$(sha256sum < "$tmp/d/frag.$lost" | cut -d' ' -f1)
 	for w in "${all[@]}"; do
 		[ -z "${WAYS_RTOS:-}" ] || r0=$(sources_rtos)
-		if [ $w = spare ]; then
-			j=$(bench_way ecproxy "$i" "$WAYS_SPARE" "$p" "$k" "$m" "$lost" "$sha")
+		if [ "${w#spare}" != "$w" ]; then
+			j=$(bench_way ecproxy "$i" "${spares[${w#spare} - 1]}" "$p" "$k" "$m" "$lost" "$sha")
 		else
 			j=$(bench_way $w "$i" "$id" "$p" "$k" "$m" "$lost" "$sha")
 		fi
@@ -334,9 +336,10 @@ fi
 # the sources' links: netem on every storage node's end (the data to S,
 # the replica's included).  Burst loss is netem's Gilbert-Elliott model
 # (gemodel 2% 50%: bursts of two packets on average, about 4% lost).
-# Medians of reps runs of each way; the fourth, spare, is ecproxy reading
-# one more survivor (task 2, "spare"), so that the rows need not wait
-# for the slowest of the six sources.
+# Medians of reps runs of each way.  On the sources' links two more:
+# spare1 and spare2, ecproxy reading one and two more survivors (tasks 2
+# and 3, "spare"), so that the rows need not wait for the slowest of the
+# sources; on A's link they would read the same bytes through the same S.
 # loss_on WHERE SPEC...: netem SPEC on the data's way; loss_off WHERE.
 loss_on() {
 	local where=$1 i tbf
@@ -364,9 +367,10 @@ loss_off() {
 }
 if want loss; then
 	echo "link,loss,run,way,bytes,wall_s,cpu_s,mbit_s,source_rtos" > "$out/loss.csv"
-	EC_SPARE=1 setup_code isal-cauchy 6 3 0 $frag || exit 1
+	EC_SPARE=2 setup_code isal-cauchy 6 3 0 $frag || exit 1
 	ec_task 1 isal-cauchy 6 3 0 >&2
-	ec_task 2 isal-cauchy 6 3 0 "${EC_SPARE_ARGS[@]}" >&2
+	ec_task 2 isal-cauchy 6 3 0 "${EC_SPARE_ARGS[@]:0:2}" >&2
+	ec_task 3 isal-cauchy 6 3 0 "${EC_SPARE_ARGS[@]}" >&2
 	for where in ${BENCH_LOSS_LINKS:-A sources}; do
 		for l in ${BENCH_LOSSES:-0% 1% 5% burst}; do
 			spec=(loss "$l")
@@ -376,12 +380,15 @@ if want loss; then
 			for run in $(seq 1 $reps); do
 				say "loss $l on the $where link(s), run $run"
 				: > "$tmp/c.csv"
-				WAYS_RTOS=1 WAYS_SPARE=2 BENCH_TIMEOUT=180000 \
+				spares=
+				[ $where = A ] || spares="2 3"
+				WAYS_RTOS=1 WAYS_SPARE=$spares BENCH_TIMEOUT=180000 \
 					ways "$tmp/c.csv" 1 1 isal-cauchy 6 3 0
 				sed "s/^/$where,$l,$run,/" "$tmp/c.csv" >> "$out/loss.csv"
 			done
 			ecq "$S" task show id 1 -s >&2
 			ecq "$S" task show id 2 -s >&2
+			ecq "$S" task show id 3 -s >&2
 			loss_off
 		done
 	done

@@ -432,7 +432,8 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 		c->row[i].dbuf.size = ecp_task_ring_size(t);
 		c->row[i].len = t->row[i].len;
 	}
-	if (t->spare)
+	c->nspare = t->nspare;
+	if (t->nspare)
 		c->check = &c->row[t->nrow];
 	for (i = 0; i < c->nout; i++) {
 		struct ecp_conn_out *o = &c->out[i];
@@ -870,8 +871,8 @@ static bool ecp_conn_src_awaited(const struct ecp_conn *c,
 	u64 low = ecp_ivset_low(&s->iv);
 	unsigned int r;
 
-	/* A spare holds up every row once another source is missing. */
-	if (c->check && s->peer.idx == c->k - 1)
+	/* A spare holds up every row once others are missing. */
+	if (s->peer.idx >= c->k - c->nspare)
 		rows = GENMASK(c->nrow - 1, 0);
 
 	if ((s->fin && low >= s->fin_off) || s->ebsn.edge <= low)

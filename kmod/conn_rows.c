@@ -12,12 +12,14 @@
  * block in logical order: byte X is in data fragment (X / cell) mod k at
  * offset (X / (cell k)) cell + X mod cell, and row f is data fragment f.
  *
- * With a spare (task.h), the sources also feed the check row, and the
- * rows need not wait for the slowest source: wherever all sources but
- * one, j, have given, the check row holds check_j x_j, and adding
- * (coef_j / check_j) times it makes every row what it would be with j
- * (ecp_conn_spare_fix()).  Below c->fixed the rows are final, and what j
- * sends there later is recorded (S acks it) but applied nowhere.
+ * With spares (task.h), the sources also feed the check rows, and the
+ * rows need not wait for the slowest sources: wherever all sources but a
+ * set J have given, spare t's check row holds the sum over J of
+ * check_j[t] x_j; the check rows of |J| spares that are in give the x_J
+ * (a |J| x |J| system), and adding sum over J of coef_j x_j makes every
+ * row what it would be with them (ecp_conn_spare_fix()).  Below c->fixed
+ * the rows are final, and what the missing sent there later is recorded
+ * (S acks it) but applied nowhere.
  */
 #include <linux/math64.h>
 #include <linux/skbuff.h>
@@ -45,30 +47,13 @@ u64 ecp_conn_row_complete(const struct ecp_conn *c, unsigned int r)
 		if (row->coef[i] && !ecp_conn_src_done(s))
 			m = min(m, ecp_ivset_low(&s->iv));
 	}
-	/* Made final with the spare (0 without one). */
+	/* Made final with the spares (0 without). */
 	return max(m, min(c->fixed, c->row[r].len));
 }
 
-/* Bytes of [start, end) that @iv holds: where its source was not missing. */
-static u64 ecp_conn_iv_held(const struct ecp_ivset *iv, u64 start, u64 end)
-{
-	u64 held = min(end, ecp_ivset_low(iv)) > start ?
-		   min(end, ecp_ivset_low(iv)) - start : 0;
-	u32 i;
-
-	for (i = ecp_ivset_search(iv, start); i < ecp_ivset_count(iv); i++) {
-		struct ecp_iv x = ecp_ivset_at(iv, i);
-
-		if (x.start >= end)
-			break;
-		held += min(end, x.end) - max(start, x.start);
-	}
-	return held;
-}
-
-/* Row r ^= @coef * the check row over [start, end), in both rings. */
-static void ecp_conn_row_add_check(struct ecp_conn *c, unsigned int r, u8 coef,
-				   u64 start, u64 end)
+/* Row r ^= @coef * check row @q over [start, end), in both rings. */
+static void ecp_conn_row_add_check(struct ecp_conn *c, unsigned int r,
+				   unsigned int q, u8 coef, u64 start, u64 end)
 {
 	struct ecp_dbuf_span dst, src;
 	struct ecp_gf_coef k;
@@ -76,12 +61,12 @@ static void ecp_conn_row_add_check(struct ecp_conn *c, unsigned int r, u8 coef,
 
 	/*
 	 * Both rings hold the range: row r's output cannot have acked past
-	 * its missing source, and the check ring keeps what every row still
-	 * holds.  The rings are the same size, so the pieces match.
+	 * a missing source it uses, and the check rings keep what every row
+	 * still holds.  The rings are the same size, so the pieces match.
 	 */
 	if (WARN_ON_ONCE(ecp_dbuf_span(&c->row[r].dbuf, start, end - start,
 				       &dst) ||
-			 ecp_dbuf_span(&c->check->dbuf, start, end - start,
+			 ecp_dbuf_span(&c->check[q].dbuf, start, end - start,
 				       &src)))
 		return;
 	ecp_gf_coef_init(&k, coef);
@@ -90,46 +75,113 @@ static void ecp_conn_row_add_check(struct ecp_conn *c, unsigned int r, u8 coef,
 	ecp_dbuf_wrote(&c->row[r].dbuf, end);
 }
 
-void ecp_conn_spare_fix(struct ecp_conn *c)
+/*
+ * What to add to the rows where the sources @miss[0..@n) are missing and
+ * the others have given: from the check rows of spares that are in,
+ * @q[0..u), the coefficients @co[r][t] of check row q[t] in row r.
+ * Returns u, the missing sources that are not spares (0: the rows need
+ * nothing), or -1 if the check coefficients cannot solve for them (a code
+ * that is not MDS).
+ */
+static int ecp_conn_spare_solve(const struct ecp_conn *c,
+				const unsigned int *miss, unsigned int n,
+				unsigned int *q,
+				u8 co[][ECPROXY_MAX_SPARES])
 {
-	u64 low1 = U64_MAX, low2 = U64_MAX, start, end;
 	const struct ecp_task *t = c->t;
-	unsigned int i, j = 0, r, n = 0;
-	u8 inv;
+	unsigned int kp = c->k - c->nspare, j[ECPROXY_MAX_SPARES];
+	u8 g[ECP_GF_MAT_MAX * ECP_GF_MAT_MAX];
+	unsigned int u = 0, nq = 0, a, b, r, s;
 
-	if (!c->check)
-		return;
-	/* The slowest source, j, and how far all the others have given. */
-	for (i = 0; i < c->k; i++) {
-		u64 low = ecp_ivset_low(&c->src[i].iv);
-
-		if (low < low1) {
-			low2 = low1;
-			low1 = low;
-			j = i;
-		} else {
-			low2 = min(low2, low);
+	for (a = 0; a < n; a++)
+		if (miss[a] < kp)
+			j[u++] = miss[a];
+	if (!u)
+		return 0;
+	/* The spares that are in: as many as there are sources missing. */
+	for (s = 0; s < c->nspare && nq < u; s++) {
+		for (a = 0; a < n && miss[a] != kp + s; a++)
+			;
+		if (a == n)
+			q[nq++] = s;
+	}
+	if (nq < u)
+		return -1;
+	/*
+	 * Check row q[a] holds sum over b of check[q[a]] of j[b] times
+	 * x_j[b]: solve for the x, then row r gets sum of coef_r,j[b] x_j[b].
+	 */
+	for (a = 0; a < u; a++)
+		for (b = 0; b < u; b++)
+			g[a * u + b] = t->row[t->nrow + q[a]].coef[j[b]];
+	if (!ecp_gf_mat_inv(g, u))
+		return -1;
+	for (r = 0; r < c->nrow; r++) {
+		for (a = 0; a < u; a++) {
+			co[r][a] = 0;
+			for (b = 0; b < u; b++)
+				co[r][a] ^= ecp_gf_mul1(t->row[r].coef[j[b]],
+							g[b * u + a]);
 		}
 	}
-	start = max(c->fixed, low1);
-	/* The spare's own coefficient in every row is 0: nothing to add. */
-	for (r = 0; j != c->k - 1 && r < c->nrow; r++)
-		n += !!t->row[r].coef[j];
-	if (low2 <= start || !n) {
-		c->fixed = max(c->fixed, low2);
+	return u;
+}
+
+void ecp_conn_spare_fix(struct ecp_conn *c)
+{
+	u8 co[ECPROXY_MAX_K][ECPROXY_MAX_SPARES];
+	unsigned int ord[ECPROXY_MAX_K], q[ECPROXY_MAX_SPARES];
+	u64 low[ECPROXY_MAX_K], budget = ECP_PUSH_MAX, pos = c->fixed;
+	unsigned int i, a, r, u;
+	int ret;
+
+	if (!c->nspare)
 		return;
+	/* The sources by watermark, lowest first (k <= 32: insertion). */
+	for (i = 0; i < c->k; i++) {
+		low[i] = ecp_ivset_low(&c->src[i].iv);
+		for (a = i; a && low[ord[a - 1]] > low[i]; a--)
+			ord[a] = ord[a - 1];
+		ord[a] = i;
 	}
-	/* One softirq multiplies at most ECP_PUSH_MAX bytes over all rows. */
-	end = min(low2, start + ECP_PUSH_MAX / n);
-	c->fixed = end;
-	inv = ecp_gf_inv(t->row[t->nrow].coef[j]);
-	for (r = 0; r < c->nrow; r++)
-		if (t->row[r].coef[j])
-			ecp_conn_row_add_check(c, r,
-					       ecp_gf_mul1(t->row[r].coef[j], inv),
-					       start, end);
-	ecp_stats_add(&c->t->stats, ECP_STAT_SPARE_BYTES,
-		      end - start - ecp_conn_iv_held(&c->src[j].iv, start, end));
+	/*
+	 * Up to the watermark of the (nspare + 1)-th lowest, at most nspare
+	 * sources are missing at any offset: ord[0..a] in [low of ord[a],
+	 * low of ord[a + 1]).  Below the lowest, none.
+	 */
+	for (a = 0; a < c->nspare; a++) {
+		u64 start = max(pos, low[ord[a]]);
+		u64 end = low[ord[a + 1]];
+		unsigned int n = 0;
+
+		if (start >= end)
+			continue;
+		ret = ecp_conn_spare_solve(c, ord, a + 1, q, co);
+		if (ret < 0)
+			break;
+		u = ret;
+		for (r = 0; r < c->nrow; r++)
+			for (i = 0; i < u; i++)
+				n += !!co[r][i];
+		/* One softirq multiplies at most ECP_PUSH_MAX bytes in all. */
+		if (n) {
+			end = min(end, start + max_t(u64, budget / n, 1));
+			budget -= min(budget, (end - start) * n);
+		}
+		for (r = 0; r < c->nrow; r++)
+			for (i = 0; i < u; i++)
+				if (co[r][i])
+					ecp_conn_row_add_check(c, r, q[i],
+							       co[r][i], start,
+							       end);
+		if (u)
+			ecp_stats_add(&c->t->stats, ECP_STAT_SPARE_BYTES,
+				      end - start);
+		pos = end;
+		if (end < low[ord[a + 1]] || !budget)
+			break;
+	}
+	c->fixed = max(c->fixed, pos);
 }
 
 u64 ecp_conn_out_complete(const struct ecp_conn *c,
@@ -164,8 +216,8 @@ u64 ecp_conn_out_len(const struct ecp_conn *c, const struct ecp_conn_out *o)
 	/*
 	 * Without a layout every fragment is as long as the others: the
 	 * length is known once every source has closed, at the same offset
-	 * (ecp_conn_src_mismatch() holds the rest), or all but one with a
-	 * spare, which stands in for the last.
+	 * (ecp_conn_src_mismatch() holds the rest), or all but as many as
+	 * there are spares, which stand in for them.
 	 */
 	for (i = 0; i < c->k; i++) {
 		if (!c->src[i].fin)
@@ -173,7 +225,7 @@ u64 ecp_conn_out_len(const struct ecp_conn *c, const struct ecp_conn_out *o)
 		else
 			len = c->src[i].fin_off;
 	}
-	return open > !!c->check ? U64_MAX : len;
+	return open > c->nspare ? U64_MAX : len;
 }
 
 int ecp_conn_src_mismatch(const struct ecp_conn *c)
@@ -284,13 +336,14 @@ void ecp_conn_out_release(struct ecp_conn *c, struct ecp_conn_out *o,
 	} else {
 		ecp_conn_row_release(c, ecp_conn_out_row(c, o), upto);
 	}
-	/* The check row serves the rows only where one still holds bytes. */
-	if (c->check) {
+	/* The check rows serve the rows only where one still holds bytes. */
+	if (c->nspare) {
 		u64 b = U64_MAX;
 
 		for (r = 0; r < c->nrow; r++)
 			b = min(b, ecp_dbuf_base(&c->row[r].dbuf));
-		ecp_dbuf_release(&c->check->dbuf, b);
+		for (r = 0; r < c->nspare; r++)
+			ecp_dbuf_release(&c->check[r].dbuf, b);
 	}
 }
 
@@ -304,9 +357,12 @@ u64 ecp_conn_src_base(const struct ecp_conn *c, const struct ecp_conn_src *s)
 	for (r = 0; r < c->nrow; r++)
 		if ((rows & BIT(r)) && !ecp_conn_row_finished(c, r))
 			b = min(b, ecp_dbuf_base(&c->row[r].dbuf));
-	/* Every source feeds the check row too (no layout: never finished). */
-	if (c->check)
-		b = min(b, ecp_dbuf_base(&c->check->dbuf));
+	/*
+	 * Every source feeds a check row too (no layout: never finished),
+	 * all released together.
+	 */
+	if (c->nspare)
+		b = min(b, ecp_dbuf_base(&c->check[0].dbuf));
 	/*
 	 * Every row s feeds is finished (s is longer than all of them): it
 	 * sends the rest of its fragment to no ring, bounded by the buffer
@@ -320,8 +376,8 @@ u64 ecp_conn_src_base(const struct ecp_conn *c, const struct ecp_conn_src *s)
 s64 ecp_conn_src_apply(struct ecp_conn *c, struct ecp_conn_src *s, u64 off,
 		       const struct sk_buff *skb, unsigned int dataoff, u32 len)
 {
-	const struct ecp_gf_coef *coef[ECPROXY_MAX_K + 1];
-	struct ecp_dbuf *ring[ECPROXY_MAX_K + 1];
+	const struct ecp_gf_coef *coef[ECPROXY_MAX_K + ECPROXY_MAX_SPARES];
+	struct ecp_dbuf *ring[ECPROXY_MAX_K + ECPROXY_MAX_SPARES];
 	unsigned int i = s->peer.idx, r, n = 0;
 	const struct ecp_task *t = c->t;
 
@@ -336,9 +392,11 @@ s64 ecp_conn_src_apply(struct ecp_conn *c, struct ecp_conn_src *s, u64 off,
 		ring[n] = &c->row[r].dbuf;
 		coef[n++] = &t->row[r].gf[i];
 	}
-	if (c->check) {
-		ring[n] = &c->check->dbuf;
-		coef[n++] = &t->row[c->nrow].gf[i];
+	for (r = 0; r < c->nspare; r++) {
+		if (!t->row[c->nrow + r].coef[i])
+			continue;
+		ring[n] = &c->check[r].dbuf;
+		coef[n++] = &t->row[c->nrow + r].gf[i];
 	}
 	return ecp_dbuf_apply_skb_n(ring, coef, n, &s->iv, c->fixed, off, skb,
 				    dataoff, len);

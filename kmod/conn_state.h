@@ -218,11 +218,12 @@ struct ecp_conn {
 	struct ecp_conn_out w;
 	unsigned int k, nrow, nout;
 	struct ecp_conn_row *row;	/* nrow, after src[] */
-	/* A spare's check row (task.h), after row[nrow - 1]; or NULL */
+	/* The spares' check rows (task.h), after row[nrow - 1]; or NULL */
 	struct ecp_conn_row *check;
+	unsigned int nspare;		/* the last nspare sources */
 	/*
-	 * With a spare: every row is final below it, the spare having
-	 * stood in where one source was missing (ecp_conn_spare_fix()).
+	 * With spares: every row is final below it, the spares having stood
+	 * in where sources were missing (ecp_conn_spare_fix()).
 	 */
 	u64 fixed;
 	struct ecp_conn_out *out;	/* nout, after row[] */
@@ -484,8 +485,8 @@ s64 ecp_conn_src_apply(struct ecp_conn *c, struct ecp_conn_src *s, u64 off,
  */
 u64 ecp_conn_row_complete(const struct ecp_conn *c, unsigned int r);
 /*
- * With a spare: make the rows final as far as all sources but one have
- * given, adding the check row where that one is missing; at most
+ * With spares: make the rows final as far as all sources but nspare have
+ * given, adding the check rows where sources are missing; at most
  * ECP_PUSH_MAX bytes over all rows a call, the outputs' ACKs for what
  * that completes bringing the rest.
  */

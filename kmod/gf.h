@@ -45,6 +45,14 @@ u8 ecp_gf_mul1(u8 a, u8 b);
 /* Multiplicative inverse; ecp_gf_inv(0) is 0 by convention. */
 u8 ecp_gf_inv(u8 a);
 
+/* The largest matrix ecp_gf_mat_inv() takes. */
+#define ECP_GF_MAT_MAX	4
+/*
+ * Invert the @n x @n matrix @a (row-major, n <= ECP_GF_MAT_MAX) in place;
+ * false, and @a scrambled, if it is singular.
+ */
+bool ecp_gf_mat_inv(u8 *a, unsigned int n);
+
 void ecp_gf_coef_init(struct ecp_gf_coef *k, u8 c);
 
 /* dst ^= c * src */

@@ -4,6 +4,7 @@
  */
 #include <linux/export.h>
 #include <linux/kernel.h>
+#include <linux/string.h>
 #include <kunit/visibility.h>
 
 #include "gf_impl.h"
@@ -46,6 +47,50 @@ u8 ecp_gf_inv(u8 a)
 	return ecp_gf_inv_table[a];
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_gf_inv);
+
+bool ecp_gf_mat_inv(u8 *a, unsigned int n)
+{
+	u8 inv[ECP_GF_MAT_MAX * ECP_GF_MAT_MAX] = {};
+	unsigned int i, j, r;
+
+	if (WARN_ON_ONCE(n > ECP_GF_MAT_MAX))
+		return false;
+	for (i = 0; i < n; i++)
+		inv[i * n + i] = 1;
+	/* Gauss-Jordan: in characteristic 2, subtracting is adding. */
+	for (i = 0; i < n; i++) {
+		u8 p;
+
+		for (r = i; r < n && !a[r * n + i]; r++)
+			;
+		if (r == n)
+			return false;
+		if (r != i) {
+			for (j = 0; j < n; j++) {
+				swap(a[i * n + j], a[r * n + j]);
+				swap(inv[i * n + j], inv[r * n + j]);
+			}
+		}
+		p = ecp_gf_inv(a[i * n + i]);
+		for (j = 0; j < n; j++) {
+			a[i * n + j] = ecp_gf_mul1(a[i * n + j], p);
+			inv[i * n + j] = ecp_gf_mul1(inv[i * n + j], p);
+		}
+		for (r = 0; r < n; r++) {
+			u8 f = a[r * n + i];
+
+			if (r == i || !f)
+				continue;
+			for (j = 0; j < n; j++) {
+				a[r * n + j] ^= ecp_gf_mul1(f, a[i * n + j]);
+				inv[r * n + j] ^= ecp_gf_mul1(f, inv[i * n + j]);
+			}
+		}
+	}
+	memcpy(a, inv, n * n);
+	return true;
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_gf_mat_inv);
 
 /*
  * gf2p8affineqb computes output bit i as parity(x & A.byte[7 - i]).  Since

@@ -93,6 +93,51 @@ static const u8 isal_inv[][2] = {
 	{ 0x51, 0x23 }, { 0xf3, 0xea }, { 0xff, 0xfd },
 };
 
+/*
+ * ecp_gf_mat_inv(): random matrices of every size it takes, each inverse
+ * multiplied back to the identity, and what is singular refused (a random
+ * matrix with a row repeated, and one with a zero column).
+ */
+static void gf_mat_inv_test(struct kunit *test)
+{
+	u8 a[ECP_GF_MAT_MAX * ECP_GF_MAT_MAX], b[sizeof(a)];
+	unsigned int n, i, j, x, round, inverted = 0;
+	u32 seed = 7;
+
+	for (n = 1; n <= ECP_GF_MAT_MAX; n++) {
+		for (round = 0; round < 200; round++) {
+			fill_rand(a, n * n, &seed);
+			memcpy(b, a, n * n);
+			if (!ecp_gf_mat_inv(b, n))
+				continue;
+			inverted++;
+			for (i = 0; i < n; i++) {
+				for (j = 0; j < n; j++) {
+					u8 s = 0;
+
+					for (x = 0; x < n; x++)
+						s ^= ecp_gf_mul1(a[i * n + x],
+								 b[x * n + j]);
+					KUNIT_ASSERT_EQ_MSG(test, s, i == j,
+							    "n %u round %u", n,
+							    round);
+				}
+			}
+		}
+		if (n < 2)
+			continue;
+		fill_rand(a, n * n, &seed);
+		memcpy(a + n, a, n);
+		KUNIT_EXPECT_FALSE(test, ecp_gf_mat_inv(a, n));
+		fill_rand(a, n * n, &seed);
+		for (i = 0; i < n; i++)
+			a[i * n + n - 1] = 0;
+		KUNIT_EXPECT_FALSE(test, ecp_gf_mat_inv(a, n));
+	}
+	/* Most random matrices over GF(2^8) are invertible. */
+	KUNIT_EXPECT_GT(test, inverted, 700U);
+}
+
 #define K	6
 #define M	3
 static const u8 isal_cauchy_k6[M][K] = {
@@ -670,6 +715,7 @@ static void gf_impl_names_test(struct kunit *test)
 
 static struct kunit_case ecp_gf_test_cases[] = {
 	KUNIT_CASE(gf_field_test),
+	KUNIT_CASE(gf_mat_inv_test),
 	KUNIT_CASE(gf_golden_test),
 	KUNIT_CASE(gf_coef_test),
 	KUNIT_CASE_PARAM(gf_impl_lengths_test, impl_gen),

@@ -37,11 +37,11 @@ struct ecp_task *ecp_task_alloc(unsigned int k, unsigned int nrow)
 	if (!t)
 		return NULL;
 	/*
-	 * Up to 32 rows of 32 coefficient tables, and the check row of a
-	 * spare: vmalloc may serve it.
+	 * Up to 32 rows of 32 coefficient tables, and the check rows of the
+	 * spares: vmalloc may serve it.
 	 */
 	if (nrow) {
-		t->row = kvcalloc(nrow + 1, sizeof(*t->row),
+		t->row = kvcalloc(nrow + ECPROXY_MAX_SPARES, sizeof(*t->row),
 				  GFP_KERNEL_ACCOUNT);
 		if (!t->row) {
 			kfree(t);
@@ -60,7 +60,7 @@ struct ecp_task *ecp_task_alloc(unsigned int k, unsigned int nrow)
 		t->src[i].frag = -1;
 		t->src[i].len = U64_MAX;
 	}
-	for (i = 0; nrow && i <= nrow; i++) {
+	for (i = 0; nrow && i < nrow + ECPROXY_MAX_SPARES; i++) {
 		t->row[i].frag = -1;
 		t->row[i].len = U64_MAX;
 	}

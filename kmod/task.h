@@ -11,12 +11,12 @@
  * target per row that S connects to on TASK_START (DEST).  With a
  * striped layout (block, cell), every fragment's exact length is known.
  *
- * A task may have a spare (PULL, DEST, no layout): its last source, one
- * more fragment that feeds no row but the check row, row[nrow], whose
- * coefficients (check) make it zero wherever every source has given:
- * x_spare = sum(check_i x_i).  Where one source j is missing, the check
- * row is check_j x_j, and row r is completed by adding (coef_j /
- * check_j) times it (conn_rows.c).
+ * A task may have spares (PULL, DEST, no layout): its last nspare
+ * sources, more fragments that feed no row but their check rows,
+ * row[nrow + t] for spare t, whose coefficients (check) make each zero
+ * wherever every source has given: x_spare_t = sum(check_i[t] x_i).
+ * Where sources are missing, the check rows hold their bytes times the
+ * check coefficients, and the rows are completed from them (conn_rows.c).
  *
  * Rules for the data path:
  * - Look a task up with ecp_task_lookup_vip() inside rcu_read_lock() (any
@@ -63,7 +63,8 @@ struct ecp_source {
 	s16 frag;		/* fragment index, -1 if not configured */
 	u64 len;		/* exact length; U64_MAX: the others' */
 	u32 rows;		/* the rows it feeds (non-zero coefficient) */
-	u8 check;		/* its coefficient in the check row, or 0 */
+	u8 check[ECPROXY_MAX_SPARES];	/* in each spare's check row */
+	u8 ncheck;			/* how many were given */
 	/* mutable */
 	u8 state;		/* enum ecproxy_source_state, WRITE_ONCE */
 	struct ecp_source_stats stats;
@@ -98,9 +99,9 @@ struct ecp_task {
 	u64 block;			/* striped layout: block bytes, or 0 */
 	u32 cell;			/* and its cell */
 	unsigned int nrow;
-	struct ecp_row *row;		/* nrow, then the check row */
-	bool spare;			/* src[k - 1] is a spare */
-	unsigned int nring;		/* rings: nrow, + 1 with a spare */
+	struct ecp_row *row;		/* nrow, then the check rows */
+	unsigned int nspare;		/* the last nspare sources are spares */
+	unsigned int nring;		/* rings: nrow + nspare */
 	u32 buffer_size;		/* per row, exposed to the sources */
 	u32 headroom;			/* per row, allocated beyond it */
 	u8 *buffer;			/* rings and records, ecp_task_mem() */
@@ -217,8 +218,9 @@ static inline struct ecp_iv *ecp_task_scoreboard(const struct ecp_task *t,
 }
 
 /*
- * Allocate a task for k sources and nrow rows (and room for a check
- * row), unpublished, one reference, no buffer.
+ * Allocate a task for k sources and nrow rows (and room for the check
+ * rows of ECPROXY_MAX_SPARES spares), unpublished, one reference, no
+ * buffer.
  */
 struct ecp_task *ecp_task_alloc(unsigned int k, unsigned int nrow);
 /* Free a task that was never added. */

@@ -178,7 +178,7 @@ static int ecp_put_source(struct sk_buff *skb, const struct ecp_task *t,
 			  unsigned int i)
 {
 	const struct ecp_source *s = &t->src[i];
-	bool spare = t->spare && i == t->k - 1;
+	bool spare = i >= t->k - t->nspare;
 	struct nlattr *nest;
 
 	nest = nla_nest_start(skb, i);
@@ -189,7 +189,8 @@ static int ecp_put_source(struct sk_buff *skb, const struct ecp_task *t,
 	    (t->mode == ECPROXY_MODE_PULL && !spare &&
 	     nla_put_u8(skb, ECPROXY_A_SOURCE_COEF, t->row[0].coef[i])) ||
 	    (spare && nla_put_flag(skb, ECPROXY_A_SOURCE_SPARE)) ||
-	    (s->check && nla_put_u8(skb, ECPROXY_A_SOURCE_CHECK, s->check)) ||
+	    (t->nspare && !spare &&
+	     nla_put(skb, ECPROXY_A_SOURCE_CHECK, t->nspare, s->check)) ||
 	    (s->len != U64_MAX &&
 	     nla_put_u64_64bit(skb, ECPROXY_A_SOURCE_LENGTH, s->len,
 			       ECPROXY_A_SOURCE_PAD)) ||

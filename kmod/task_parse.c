@@ -74,7 +74,8 @@ static const struct nla_policy ecp_source_policy[ECPROXY_A_SOURCE_MAX + 1] = {
 	[ECPROXY_A_SOURCE_COEF] = NLA_POLICY_MIN(NLA_U8, 1),
 	[ECPROXY_A_SOURCE_FRAG] = { .type = NLA_U8 },
 	[ECPROXY_A_SOURCE_SPARE] = { .type = NLA_FLAG },
-	[ECPROXY_A_SOURCE_CHECK] = NLA_POLICY_MIN(NLA_U8, 1),
+	[ECPROXY_A_SOURCE_CHECK] = NLA_POLICY_RANGE(NLA_BINARY, 1,
+						    ECPROXY_MAX_SPARES),
 };
 
 static const struct nla_policy ecp_row_policy[ECPROXY_A_ROW_MAX + 1] = {
@@ -125,7 +126,7 @@ static const char *ecp_entry_reason(const struct nlattr *bad, int err,
 	if (!row && type == ECPROXY_A_SOURCE_COEF)
 		return "coefficient must be non-zero";
 	if (!row && type == ECPROXY_A_SOURCE_CHECK)
-		return "check coefficient must be non-zero";
+		return "check coefficients: one byte per spare, 1..4 of them";
 	if (row && type == ECPROXY_A_ROW_COEFS)
 		return "coefficients: one byte per source, 1..32 of them";
 	return msg ?: "invalid attribute";
@@ -153,7 +154,7 @@ static int ecp_parse_entry(struct nlattr **tb, bool row,
 }
 
 /*
- * Source @i is the spare (ECPROXY_A_SOURCE_SPARE): the last one, with
+ * Source @i is a spare (ECPROXY_A_SOURCE_SPARE): one of the last, with
  * neither a row coefficient nor a check coefficient of its own; the
  * others' check coefficients say what its fragment is.
  */
@@ -162,22 +163,43 @@ static int ecp_parse_spare(struct ecp_task *t, unsigned int i,
 {
 	const char *why = NULL;
 
-	if (i != t->k - 1)
-		why = "the spare must be the last source";
-	else if (i == 0)
+	if (i == 0)
 		why = "a spare needs another source to stand in for";
+	else if (t->nspare == ECPROXY_MAX_SPARES)
+		why = "at most 4 spares";
 	else if (t->mode != ECPROXY_MODE_PULL && t->mode != ECPROXY_MODE_DEST)
 		why = "a spare only for a pull task or one with targets (dest)";
 	else if (tb[ECPROXY_A_SOURCE_COEF])
-		why = "the spare feeds no row: no coefficient";
+		why = "a spare feeds no row: no coefficient";
 	else if (tb[ECPROXY_A_SOURCE_CHECK])
-		why = "the spare takes no check coefficient: the other sources' make it";
+		why = "a spare takes no check coefficients: the other sources' make it";
 	if (why) {
 		ecp_extack_fmt(extack, tb[ECPROXY_A_SOURCE_SPARE], "source %u: %s",
 			       i, why);
 		return -EINVAL;
 	}
-	t->spare = true;
+	t->nspare++;
+	return 0;
+}
+
+/* Source @i's check coefficients, one per spare (ECPROXY_A_SOURCE_CHECK). */
+static int ecp_parse_check(struct ecp_task *t, unsigned int i,
+			   const struct nlattr *a,
+			   struct netlink_ext_ack *extack)
+{
+	struct ecp_source *s = &t->src[i];
+	unsigned int j;
+
+	s->ncheck = nla_len(a);
+	nla_memcpy(s->check, a, sizeof(s->check));
+	for (j = 0; j < s->ncheck; j++) {
+		if (!s->check[j]) {
+			ecp_extack_fmt(extack, a,
+				       "source %u: check coefficient %u must be non-zero",
+				       i, j);
+			return -ERANGE;
+		}
+	}
 	return 0;
 }
 
@@ -201,6 +223,11 @@ static int ecp_parse_source(struct ecp_task *t, unsigned int i,
 			return ret;
 		/* It feeds no row: PULL's row 0 has no coefficient for it. */
 		coef = false;
+	} else if (t->nspare) {
+		ecp_extack_fmt(extack, nest,
+			       "source %u: after a spare; the spares are the last sources",
+			       i);
+		return -EINVAL;
 	}
 	if (!tb[ECPROXY_A_SOURCE_ADDR] || !tb[ECPROXY_A_SOURCE_PORT] ||
 	    (coef && !tb[ECPROXY_A_SOURCE_COEF])) {
@@ -215,14 +242,17 @@ static int ecp_parse_source(struct ecp_task *t, unsigned int i,
 		NL_SET_ERR_ATTR_MISS(extack, nest, type);
 		return -EINVAL;
 	}
-	if (!coef && tb[ECPROXY_A_SOURCE_COEF] && !t->spare) {
+	if (!coef && tb[ECPROXY_A_SOURCE_COEF] && !t->nspare) {
 		ecp_extack_fmt(extack, tb[ECPROXY_A_SOURCE_COEF],
 			       "source %u: a coefficient with rows; the rows hold them",
 			       i);
 		return -EINVAL;
 	}
-	if (tb[ECPROXY_A_SOURCE_CHECK])
-		s->check = nla_get_u8(tb[ECPROXY_A_SOURCE_CHECK]);
+	if (tb[ECPROXY_A_SOURCE_CHECK]) {
+		ret = ecp_parse_check(t, i, tb[ECPROXY_A_SOURCE_CHECK], extack);
+		if (ret)
+			return ret;
+	}
 	snprintf(what, sizeof(what), "source %u", i);
 	ret = ecp_parse_addr(tb[ECPROXY_A_SOURCE_ADDR], &s->addr, &family,
 			     what, extack);
@@ -505,45 +535,57 @@ static int ecp_check_row_write(const struct ecp_task *t, unsigned int i,
 }
 
 /*
- * The check row of a spare (task.h): every other source's check
- * coefficient, and 1 for the spare, so that it sums to zero wherever all
- * have given.  Called once the rows are in.
+ * The check rows of the spares (task.h): spare t's has every other
+ * source's check coefficient t, 1 for spare t and 0 for the other
+ * spares, so that it sums to zero wherever all have given.  Called once
+ * the rows are in.
  */
 static int ecp_check_spare(struct ecp_task *t, struct netlink_ext_ack *extack)
 {
-	struct ecp_row *chk = &t->row[t->nrow];
-	unsigned int i, r;
+	unsigned int kp = t->k - t->nspare, i, r, s;
 
-	for (i = 0; i < t->k - t->spare; i++) {
-		if (!!t->src[i].check == t->spare)
+	for (i = 0; i < kp; i++) {
+		if (t->src[i].ncheck == t->nspare)
 			continue;
-		ecp_extack_fmt(extack, NULL, t->spare ?
-			       "source %u: a spare needs the check coefficient of every other source" :
-			       "source %u: a check coefficient without a spare",
-			       i);
+		if (!t->nspare)
+			ecp_extack_fmt(extack, NULL,
+				       "source %u: check coefficients without a spare",
+				       i);
+		else
+			ecp_extack_fmt(extack, NULL,
+				       "source %u: %u check coefficients for %u spares",
+				       i, t->src[i].ncheck, t->nspare);
 		return -EINVAL;
 	}
-	if (!t->spare)
+	if (!t->nspare)
 		return 0;
 	if (t->block) {
 		ecp_extack_fmt(extack, NULL,
 			       "source %u: a spare only without a layout (block, cell)",
-			       t->k - 1);
+			       kp);
 		return -EINVAL;
 	}
 	for (r = 0; r < t->nrow; r++) {
-		if (t->row[r].coef[t->k - 1]) {
+		for (i = kp; i < t->k; i++) {
+			if (!t->row[r].coef[i])
+				continue;
 			ecp_extack_fmt(extack, NULL,
-				       "row %u: the spare (source %u) feeds no row, its coefficient must be 0",
-				       r, t->k - 1);
+				       "row %u: source %u is a spare and feeds no row, its coefficient must be 0",
+				       r, i);
 			return -EINVAL;
 		}
 	}
-	for (i = 0; i < t->k; i++) {
-		chk->coef[i] = i == t->k - 1 ? 1 : t->src[i].check;
-		ecp_gf_coef_init(&chk->gf[i], chk->coef[i]);
+	for (s = 0; s < t->nspare; s++) {
+		struct ecp_row *chk = &t->row[t->nrow + s];
+
+		for (i = 0; i < t->k; i++) {
+			chk->coef[i] = i < kp ? t->src[i].check[s] :
+				       i == kp + s;
+			if (chk->coef[i])
+				ecp_gf_coef_init(&chk->gf[i], chk->coef[i]);
+		}
 	}
-	t->nring = t->nrow + 1;
+	t->nring = t->nrow + t->nspare;
 	return 0;
 }
 
@@ -585,7 +627,7 @@ static int ecp_check_rows(struct ecp_task *t, struct netlink_ext_ack *extack)
 			return -EINVAL;
 		}
 	}
-	for (j = 0; j < t->k - t->spare; j++) {
+	for (j = 0; j < t->k - t->nspare; j++) {
 		if (!t->src[j].rows) {
 			ecp_extack_fmt(extack, NULL,
 				       "source %u feeds no row: every coefficient of it is zero",

@@ -24,9 +24,9 @@
 #   EC_NOWAIT  1                 ec_serve does not wait for each server to
 #                                listen (see ec_all_listening)
 #   EC_LAYOUT  packed | spread   where ec_store puts the fragments
-#   EC_SPARE   1                 ec_store also serves the next survivor
-#                                (on B(K+1) when packed) as EC_SPARE_ARGS,
-#                                "spare ADDR:PORT:FRAG", which ec_prep's
+#   EC_SPARE   N                 ec_store also serves the next N survivors
+#                                (on B(K+1).. when packed) as EC_SPARE_ARGS,
+#                                "spare ADDR:PORT:FRAG ...", which ec_prep's
 #                                task takes
 # and every rebuilt fragment must equal the lost one by sha256.
 #
@@ -130,13 +130,13 @@ ec_all_listening() {
 # spread (the benchmarks: node B(i+1) holds fragment i): every fragment
 # but LOST on its node, and LOST's replica on the next node, port PORT+1
 # (EC_REPLICA, ADDR:PORT).  With EC_REQ, every source first reads A's
-# request of EC_REQ bytes into DIR/req.N.  EC_SPARE_ARGS is the (K+1)-th
-# survivor as a task's spare, "spare ADDR:PORT:FRAG" (in nodes too), with
-# EC_SPARE; empty without.
+# request of EC_REQ bytes into DIR/req.N.  EC_SPARE_ARGS is the EC_SPARE
+# survivors after those K as a task's spares, "spare ADDR:PORT:FRAG ..."
+# (in nodes too); empty without.
 ec_store() {
 	local dir=$1 k=$2 m=$3 lost=$4 port=$5 i node n=0 rep want=$2
 	EC_SPARE_ARGS=()
-	[ -z "$EC_SPARE" ] || want=$((k + 1))
+	want=$((k + ${EC_SPARE:-0}))
 	EC_SOURCES=()
 	echo "$lost" > "$dir/lost"
 	echo "$k" > "$dir/k"
@@ -160,7 +160,7 @@ ec_store() {
 			echo $i >> "$dir/sources"
 		elif [ $n -lt "$want" ]; then
 			n=$((n + 1))
-			EC_SPARE_ARGS=(spare "$(topo_addr "b$node"):$port:$i")
+			EC_SPARE_ARGS+=(spare "$(topo_addr "b$node"):$port:$i")
 			echo $node >> "$dir/nodes"
 		fi
 	done

@@ -193,9 +193,14 @@ static json_object *source_json(const struct nlattr *nest)
 				       json_object_new_int(mnl_attr_get_u8(tb[ECPROXY_A_SOURCE_FRAG])));
 	if (tb[ECPROXY_A_SOURCE_SPARE])
 		json_object_object_add(o, "spare", json_object_new_boolean(1));
-	if (tb[ECPROXY_A_SOURCE_CHECK])
-		json_object_object_add(o, "check",
-				       json_object_new_int(mnl_attr_get_u8(tb[ECPROXY_A_SOURCE_CHECK])));
+	if (tb[ECPROXY_A_SOURCE_CHECK]) {
+		const uint8_t *c = mnl_attr_get_payload(tb[ECPROXY_A_SOURCE_CHECK]);
+		json_object *arr = json_object_new_array();
+
+		for (uint16_t i = 0; i < mnl_attr_get_payload_len(tb[ECPROXY_A_SOURCE_CHECK]); i++)
+			json_object_array_add(arr, json_object_new_int(c[i]));
+		json_object_object_add(o, "check", arr);
+	}
 	if (tb[ECPROXY_A_SOURCE_LENGTH])
 		json_object_object_add(o, "length", u64_json(tb[ECPROXY_A_SOURCE_LENGTH]));
 	st = json_object_new_object();
@@ -478,7 +483,10 @@ void ecctl_fmt_task_text(json_object *t, int stats)
 			if (json_object_object_get_ex(s, "coef", &v))
 				printf(" coef 0x%02x", (unsigned int)json_object_get_int(v));
 			if (json_object_object_get_ex(s, "check", &v))
-				printf(" check 0x%02x", (unsigned int)json_object_get_int(v));
+				for (size_t c = 0; c < json_object_array_length(v); c++)
+					printf("%s0x%02x", c ? "," : " check ",
+					       (unsigned int)json_object_get_int(
+						       json_object_array_get_idx(v, c)));
 			if (json_object_object_get_ex(s, "spare", &v))
 				printf(" spare");
 			printf("\n");

@@ -28,13 +28,13 @@ static void task_usage(FILE *f)
 	fprintf(f,
 		"Usage: ecctl task add id ID vip ADDR [ port PORT ] [ client PREFIX ]\n"
 		"                      code PROFILE k K m M lost I[,I...] [ matrix SPEC ]\n"
-		"                      source ADDR:PORT:FRAG [ source ... ] [ spare ADDR:PORT:FRAG ]\n"
+		"                      source ADDR:PORT:FRAG [ source ... ] [ spare ADDR:PORT:FRAG ... ]\n"
 		"                      [ dest ADDR:PORT:FRAG [ dest ... ] ] [ read ]\n"
 		"                      [ block BYTES cell SIZE ] [ rate RATE ]\n"
 		"                      [ buffer SIZE ] [ timeout TIMEOUT MS [ TIMEOUT MS ... ] ]\n"
 		"       ecctl task add id ID vip ADDR port PORT [ client PREFIX ]\n"
 		"                      source ADDR:PORT coef C [ source ADDR:PORT coef C ... ]\n"
-		"                      [ spare ADDR:PORT ]   (then every source takes check C)\n"
+		"                      [ spare ADDR:PORT ... ]   (then every source takes check C[,C...])\n"
 		"                      [ rate RATE ] [ buffer SIZE ] [ timeout ... ]\n"
 		"       ecctl task add id ID vip ADDR port PORT [ client PREFIX ]\n"
 		"                      encode PROFILE k K m M [ matrix SPEC ] cell SIZE\n"
@@ -81,12 +81,13 @@ static void task_usage(FILE *f)
 		"that S knows every fragment's exact length.  Without them, fragments\n"
 		"must be of equal length.\n"
 		"rate caps the task's output; sources follow through the window.\n"
-		"spare (pull and dest, no block) reads one more surviving fragment, so\n"
-		"that the output need not wait for the slowest source: wherever all\n"
-		"sources but one have sent, S completes the rows with the spare's\n"
-		"bytes.  With code, ecctl computes the spare's check coefficients, its\n"
-		"fragment in terms of the sources'; with coef, give each source's as\n"
-		"\"check C\".\n"
+		"spare (pull and dest, no block; up to 4) reads one more surviving\n"
+		"fragment each, so that the output need not wait for the slowest\n"
+		"sources: wherever all sources but as many as there are spares have\n"
+		"sent, S completes the rows with the spares' bytes.  With code, ecctl\n"
+		"computes the spares' check coefficients, their fragments in terms of\n"
+		"the sources'; with coef, give each source's as \"check C[,C...]\",\n"
+		"one per spare.\n"
 		"\n"
 		"change applies client, buffer and timeouts while the task is idle,\n"
 		"rate at any time; vip, port, sources, targets and the layout cannot\n"
@@ -161,7 +162,8 @@ struct src_arg {
 	uint16_t port;
 	int frag;		/* -1 if not given */
 	int coef;		/* -1 if not given */
-	int check;		/* -1 if not given */
+	int ncheck;		/* check coefficients given, one per spare */
+	uint8_t check[ECPROXY_MAX_SPARES];
 };
 
 /* ADDR:PORT[:FRAG] of a source or a target (kw) */
@@ -173,7 +175,6 @@ static int parse_endpoint(const char *kw, const char *val, struct src_arg *s)
 	s->text = val;
 	s->frag = -1;
 	s->coef = -1;
-	s->check = -1;
 	if (snprintf(buf, sizeof(buf), "%s", val) >= (int)sizeof(buf))
 		return ecctl_error(ECCTL_USAGE, "\"%s %s\": too long", kw, val);
 	port = strchr(buf, ':');
@@ -205,6 +206,31 @@ static int parse_endpoint(const char *kw, const char *val, struct src_arg *s)
 	return 0;
 }
 
+/* "check C[,C...]": a source's check coefficients, one per spare. */
+static int parse_checks(const char *val, struct src_arg *s)
+{
+	const char *p = val;
+
+	for (;;) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 0);
+		if (errno || end == p || (*end && *end != ',') || v < 0 || v > 255)
+			return ecctl_error(ECCTL_USAGE,
+					   "\"check %s\": expected comma-separated coefficients 0..255",
+					   val);
+		if (s->ncheck == ECPROXY_MAX_SPARES)
+			return ecctl_error(ECCTL_USAGE, "\"check %s\": one per spare, at most %d",
+					   val, ECPROXY_MAX_SPARES);
+		s->check[s->ncheck++] = (uint8_t)v;
+		if (!*end)
+			return 0;
+		p = end + 1;
+	}
+}
+
 /* One output: the fragment it rebuilds and its coefficients per source. */
 struct row_arg {
 	int frag;
@@ -223,8 +249,8 @@ struct add_args {
 	const char *profile, *k, *m, *lost, *matrix, *block_text;
 	struct src_arg src[TASK_MAX_SOURCES];
 	int nsrc;
-	struct src_arg spare;
-	int has_spare;
+	struct src_arg spare[ECPROXY_MAX_SPARES];
+	int nspare;
 	struct src_arg dst[TASK_MAX_SOURCES];
 	int ndst;
 	struct row_arg row[TASK_MAX_SOURCES];
@@ -412,27 +438,29 @@ static int parse_add(int argc, char **argv, struct add_args *a)
 			ret = parse_endpoint("dest", val, &a->dst[a->ndst++]);
 			break;
 		case A_SPARE:
-			if (a->has_spare)
-				return ecctl_error(ECCTL_USAGE, "\"spare %s\": a task has one spare",
-						   val);
-			a->has_spare = 1;
-			ret = parse_endpoint("spare", val, &a->spare);
+			if (a->nspare >= ECPROXY_MAX_SPARES)
+				return ecctl_error(ECCTL_USAGE, "\"spare %s\": at most %d spares",
+						   val, ECPROXY_MAX_SPARES);
+			ret = parse_endpoint("spare", val, &a->spare[a->nspare++]);
 			break;
-		case A_COEF:
-		case A_CHECK: {
-			int *dst;
+		case A_CHECK:
+			if (!a->nsrc)
+				return ecctl_error(ECCTL_USAGE, "\"check %s\": must follow a source", val);
+			if (a->src[a->nsrc - 1].ncheck)
+				return ecctl_error(ECCTL_USAGE, "\"check %s\": source %d has a check already",
+						   val, a->nsrc - 1);
+			ret = parse_checks(val, &a->src[a->nsrc - 1]);
+			break;
+		case A_COEF: {
 			long v;
 
 			if (!a->nsrc)
-				return ecctl_error(ECCTL_USAGE, "\"%s %s\": must follow a source",
-						   add_names[kw], val);
-			dst = kw == A_COEF ? &a->src[a->nsrc - 1].coef :
-			      &a->src[a->nsrc - 1].check;
-			if (*dst >= 0)
-				return ecctl_error(ECCTL_USAGE, "\"%s %s\": source %d has a %s already",
-						   add_names[kw], val, a->nsrc - 1, add_names[kw]);
-			ret = ecctl_parse_int(add_names[kw], val, 0, 255, &v);
-			*dst = (int)v;
+				return ecctl_error(ECCTL_USAGE, "\"coef %s\": must follow a source", val);
+			if (a->src[a->nsrc - 1].coef >= 0)
+				return ecctl_error(ECCTL_USAGE, "\"coef %s\": source %d has a coef already",
+						   val, a->nsrc - 1);
+			ret = ecctl_parse_int("coef", val, 0, 255, &v);
+			a->src[a->nsrc - 1].coef = (int)v;
 			break;
 		}
 		case A_BLOCK:
@@ -574,44 +602,53 @@ static int write_rows(struct add_args *a, const struct ecp_code *code)
 }
 
 /*
- * The spare's fragment in terms of the sources' (their check
- * coefficients): the decode coefficients that would rebuild it from them.
+ * The spares' fragments in terms of the sources' (their check
+ * coefficients): the decode coefficients that would rebuild each from them.
  */
-static int code_spare(struct add_args *a, const struct ecp_code *c, const int *avail,
-		      const int *lost, int nlost)
+static int code_spares(struct add_args *a, const struct ecp_code *c, const int *avail,
+		       const int *lost, int nlost)
 {
-	const struct src_arg *sp = &a->spare;
-	struct ecp_coef co;
-	struct ecp_err err;
+	for (int t = 0; t < a->nspare; t++) {
+		const struct src_arg *sp = &a->spare[t];
+		struct ecp_coef co;
+		struct ecp_err err;
 
-	if (a->mode == ECPROXY_MODE_READ || a->cell)
-		return ecctl_error(ECCTL_USAGE,
-				   "\"spare %s\": only for a pull or dest task without block",
-				   sp->text);
-	if (sp->frag < 0)
-		return ecctl_error(ECCTL_USAGE,
-				   "\"spare %s\": with code, give the fragment as ADDR:PORT:FRAG",
-				   sp->text);
-	if (sp->frag >= c->k + c->m)
-		return ecctl_error(ECCTL_USAGE, "\"spare %s\": fragment index must be < k+m (%d)",
-				   sp->text, c->k + c->m);
-	for (int j = 0; j < nlost; j++)
-		if (lost[j] == sp->frag)
-			return ecctl_error(ECCTL_USAGE, "\"spare %s\": fragment %d is lost",
-					   sp->text, sp->frag);
-	for (int i = 0; i < a->nsrc; i++)
-		if (avail[i] == sp->frag)
-			return ecctl_error(ECCTL_USAGE, "\"spare %s\": fragment %d is source %s already",
-					   sp->text, sp->frag, a->src[i].text);
-	if (ecp_code_coef(c, sp->frag, avail, a->nsrc, &co, &err))
-		return ecctl_error(ECCTL_USAGE, "spare fragment %d: %s", sp->frag, err.msg);
-	for (int i = 0; i < a->nsrc; i++) {
-		/* An MDS code's fragment depends on every k others. */
-		if (!co.coef[i])
+		if (a->mode == ECPROXY_MODE_READ || a->cell)
 			return ecctl_error(ECCTL_USAGE,
-					   "\"spare %s\": fragment %d does not depend on source %s, so it cannot stand in for it",
-					   sp->text, sp->frag, a->src[i].text);
-		a->src[i].check = co.coef[i];
+					   "\"spare %s\": only for a pull or dest task without block",
+					   sp->text);
+		if (sp->frag < 0)
+			return ecctl_error(ECCTL_USAGE,
+					   "\"spare %s\": with code, give the fragment as ADDR:PORT:FRAG",
+					   sp->text);
+		if (sp->frag >= c->k + c->m)
+			return ecctl_error(ECCTL_USAGE, "\"spare %s\": fragment index must be < k+m (%d)",
+					   sp->text, c->k + c->m);
+		for (int j = 0; j < nlost; j++)
+			if (lost[j] == sp->frag)
+				return ecctl_error(ECCTL_USAGE, "\"spare %s\": fragment %d is lost",
+						   sp->text, sp->frag);
+		for (int i = 0; i < a->nsrc; i++)
+			if (avail[i] == sp->frag)
+				return ecctl_error(ECCTL_USAGE,
+						   "\"spare %s\": fragment %d is source %s already",
+						   sp->text, sp->frag, a->src[i].text);
+		for (int u = 0; u < t; u++)
+			if (a->spare[u].frag == sp->frag)
+				return ecctl_error(ECCTL_USAGE,
+						   "\"spare %s\": fragment %d is spare %s already",
+						   sp->text, sp->frag, a->spare[u].text);
+		if (ecp_code_coef(c, sp->frag, avail, a->nsrc, &co, &err))
+			return ecctl_error(ECCTL_USAGE, "spare fragment %d: %s", sp->frag, err.msg);
+		for (int i = 0; i < a->nsrc; i++) {
+			/* An MDS code's fragment depends on every k others. */
+			if (!co.coef[i])
+				return ecctl_error(ECCTL_USAGE,
+						   "\"spare %s\": fragment %d does not depend on source %s, so it cannot stand in for it",
+						   sp->text, sp->frag, a->src[i].text);
+			a->src[i].check[t] = co.coef[i];
+			a->src[i].ncheck = t + 1;
+		}
 	}
 	return 0;
 }
@@ -629,7 +666,7 @@ static int code_rows(struct add_args *a)
 	if (a->mode == ECPROXY_MODE_WRITE)
 		return write_rows(a, &code);
 	/* A spare feeds no row: its coefficient is 0 in every one. */
-	a->ncoef = a->nsrc + a->has_spare;
+	a->ncoef = a->nsrc + a->nspare;
 	n = code.k + code.m;
 	nlost = ecctl_parse_list("lost", a->lost, n, lost, n);
 	if (nlost < 0)
@@ -645,7 +682,7 @@ static int code_rows(struct add_args *a)
 			return ecctl_error(ECCTL_USAGE,
 					   "\"source %s\": with code, give the fragment as ADDR:PORT:FRAG",
 					   a->src[i].text);
-		if (a->src[i].coef >= 0 || a->src[i].check >= 0)
+		if (a->src[i].coef >= 0 || a->src[i].ncheck)
 			return ecctl_error(ECCTL_USAGE,
 					   "\"source %s\": %s cannot be combined with code",
 					   a->src[i].text, a->src[i].coef >= 0 ? "coef" : "check");
@@ -659,7 +696,7 @@ static int code_rows(struct add_args *a)
 						   a->src[i].text, lost[j]);
 		avail[i] = a->src[i].frag;
 	}
-	if (a->has_spare && code_spare(a, &code, avail, lost, nlost))
+	if (code_spares(a, &code, avail, lost, nlost))
 		return ECCTL_USAGE;
 	switch (a->mode) {
 	case ECPROXY_MODE_PULL:
@@ -741,18 +778,19 @@ static void put_endpoints(struct nlmsghdr *nlh, const struct add_args *a)
 			mnl_attr_put_u8(nlh, ECPROXY_A_SOURCE_COEF, (uint8_t)a->src[i].coef);
 		if (a->src[i].frag >= 0)
 			mnl_attr_put_u8(nlh, ECPROXY_A_SOURCE_FRAG, (uint8_t)a->src[i].frag);
-		if (a->src[i].check >= 0)
-			mnl_attr_put_u8(nlh, ECPROXY_A_SOURCE_CHECK, (uint8_t)a->src[i].check);
+		if (a->src[i].ncheck)
+			mnl_attr_put(nlh, ECPROXY_A_SOURCE_CHECK, (size_t)a->src[i].ncheck,
+				     a->src[i].check);
 		mnl_attr_nest_end(nlh, s);
 	}
-	/* The spare is the last source (the kernel takes it nowhere else). */
-	if (a->has_spare) {
-		struct nlattr *s = mnl_attr_nest_start(nlh, (uint16_t)a->nsrc);
+	/* The spares are the last sources (the kernel takes them nowhere else). */
+	for (int t = 0; t < a->nspare; t++) {
+		struct nlattr *s = mnl_attr_nest_start(nlh, (uint16_t)(a->nsrc + t));
 
-		mnl_attr_put(nlh, ECPROXY_A_SOURCE_ADDR, 4, &a->spare.addr);
-		mnl_attr_put_u16(nlh, ECPROXY_A_SOURCE_PORT, a->spare.port);
-		if (a->spare.frag >= 0)
-			mnl_attr_put_u8(nlh, ECPROXY_A_SOURCE_FRAG, (uint8_t)a->spare.frag);
+		mnl_attr_put(nlh, ECPROXY_A_SOURCE_ADDR, 4, &a->spare[t].addr);
+		mnl_attr_put_u16(nlh, ECPROXY_A_SOURCE_PORT, a->spare[t].port);
+		if (a->spare[t].frag >= 0)
+			mnl_attr_put_u8(nlh, ECPROXY_A_SOURCE_FRAG, (uint8_t)a->spare[t].frag);
 		mnl_attr_put(nlh, ECPROXY_A_SOURCE_SPARE, 0, NULL);
 		mnl_attr_nest_end(nlh, s);
 	}

@@ -363,9 +363,16 @@ tap_expect_err "task add: a spare with a layout" 2 \
 tap_expect_err "task add: a spare for a read" 2 \
 	'Error: "spare 10.0.1.7:1:6": only for a pull or dest task without block' \
 	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1 $S6 spare 10.0.1.7:1:6 read block 1m cell 4k
-tap_expect_err "task add: one spare" 2 \
-	'Error: "spare 10.0.1.8:1:8": a task has one spare' \
-	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1 $S6 spare 10.0.1.7:1:6 spare 10.0.1.8:1:8
+tap_expect_err "task add: a fragment as two spares" 2 \
+	'Error: "spare 10.0.1.8:1:6": fragment 6 is spare 10.0.1.7:1:6 already' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1 $S6 spare 10.0.1.7:1:6 spare 10.0.1.8:1:6
+tap_expect_err "task add: at most four spares" 2 \
+	'Error: "spare 10.0.1.9:1:9": at most 4 spares' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1 $S6 spare 10.0.1.7:1:6 \
+	spare 10.0.1.8:1:8 spare 10.0.1.9:1:8 spare 10.0.1.9:1:8 spare 10.0.1.9:1:9
+tap_expect_err "task add: check coefficients are bytes" 2 \
+	'Error: "check 3,256": expected comma-separated coefficients 0..255' \
+	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 source 10.0.1.1:1 coef 1 check 3,256
 tap_expect_err "task add: check coefficients are ecctl's with code" 2 \
 	'Error: "source 10.0.1.1:1:0": check cannot be combined with code' \
 	"$ECCTL" task add id 1 vip 10.0.0.1 port 1 code isal-cauchy k 6 m 3 lost 1 \

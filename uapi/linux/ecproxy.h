@@ -95,24 +95,29 @@
  *              the stripe the source holds: with a layout it gives the
  *              source's exact length, otherwise it is only echoed back.
  *        SPARE: NLA_FLAG, optional, PULL and DEST without BLOCK only,
- *               on the last entry only.  The source is a spare: one
- *               more surviving fragment, read with the others so that
- *               the output need not wait for the slowest.  It feeds no
- *               row (PULL: no COEF; ROWS: its coefficient must be 0).
- *               At every offset the rows are complete once all sources
- *               but one have given it: S keeps a check ring of
- *               sum(CHECK_i x_i) + x_spare, which is zero where all are
- *               in and CHECK_j x_j where source j is missing, and adds
- *               (a_rj / CHECK_j) times it to row r.  Bytes the missing
- *               source sends later are acknowledged and dropped, and once
- *               every output has all its bytes, a source still sending
- *               gets a RST.  The output's length is known once all
- *               sources but one have closed at it.
- *        CHECK: NLA_U8, 1..255, required on every other source when a
- *               spare is given, refused otherwise.  The spare's fragment
- *               in terms of the others: x_spare = sum(CHECK_i x_i), the
- *               decode coefficients of the spare's fragment from theirs
- *               (every one non-zero for an MDS code).
+ *               on the last 1..ECPROXY_MAX_SPARES (4) entries only, after
+ *               at least one other.  The source is a spare: one more
+ *               surviving fragment, read with the others so that the
+ *               output need not wait for the slowest.  It feeds no row
+ *               (PULL: no COEF; ROWS: its coefficient must be 0).  With
+ *               s spares, the rows are complete at an offset once all
+ *               sources but s have given it: S keeps a check ring per
+ *               spare t, sum(CHECK_i[t] x_i) + x_spare_t, which is zero
+ *               where all are in; where sources J are missing, the rings
+ *               of |J| spares that are in give their bytes, and S adds
+ *               them to every row.  Bytes a missing source sends later
+ *               are acknowledged and dropped, and once every output has
+ *               all its bytes, a source still sending gets a RST.  The
+ *               output's length is known once all sources but s have
+ *               closed at it.
+ *        CHECK: NLA_BINARY, one byte per spare, each 1..255, required on
+ *               every other source when spares are given, refused
+ *               otherwise.  Byte t: the source's coefficient in spare t's
+ *               fragment, x_spare_t = sum(CHECK_i[t] x_i), the decode
+ *               coefficients of that fragment from the others' (every one
+ *               non-zero for an MDS code).  A set of missing sources that
+ *               these coefficients cannot solve for (a code that is not
+ *               MDS) is waited for, as without spares.
  *
  *             Two sources with the same ADDR and PORT are rejected.
  *    ROWS: NLA_NESTED, optional for PULL (one row; without it the
@@ -156,7 +161,7 @@
  *                 exposed to senders by window rewriting: no source may
  *                 run more than this far ahead of what the row's output
  *                 has acknowledged.  The kernel allocates one per row
- *                 (and one more for a spare's check ring) when the
+ *                 (and one more for each spare's check ring) when the
  *                 task is added, each with headroom
  *                 (BUFFER_SIZE / 8, at least 64 KiB) for bytes senders
  *                 had in flight when the window shrank.
@@ -478,6 +483,7 @@
 
 /* Limits and defaults, see TASK_ADD above. */
 #define ECPROXY_MAX_K			32
+#define ECPROXY_MAX_SPARES		4
 #define ECPROXY_BUFFER_MIN		4096
 #define ECPROXY_BUFFER_MAX		(64 << 20)
 #define ECPROXY_BUFFER_DEFAULT		(1 << 20)
