@@ -174,6 +174,17 @@ json_object *ecctl_fmt_stats(const struct nlattr *nest)
 	return o;
 }
 
+/* A binary attribute of coefficients, one per byte, as a JSON array. */
+static json_object *bytes_json(const struct nlattr *a)
+{
+	const uint8_t *c = mnl_attr_get_payload(a);
+	json_object *arr = json_object_new_array();
+
+	for (uint16_t i = 0; i < mnl_attr_get_payload_len(a); i++)
+		json_object_array_add(arr, json_object_new_int(c[i]));
+	return arr;
+}
+
 static json_object *source_json(const struct nlattr *nest)
 {
 	const struct nlattr *tb[ECPROXY_A_SOURCE_MAX + 1];
@@ -193,14 +204,8 @@ static json_object *source_json(const struct nlattr *nest)
 				       json_object_new_int(mnl_attr_get_u8(tb[ECPROXY_A_SOURCE_FRAG])));
 	if (tb[ECPROXY_A_SOURCE_SPARE])
 		json_object_object_add(o, "spare", json_object_new_boolean(1));
-	if (tb[ECPROXY_A_SOURCE_CHECK]) {
-		const uint8_t *c = mnl_attr_get_payload(tb[ECPROXY_A_SOURCE_CHECK]);
-		json_object *arr = json_object_new_array();
-
-		for (uint16_t i = 0; i < mnl_attr_get_payload_len(tb[ECPROXY_A_SOURCE_CHECK]); i++)
-			json_object_array_add(arr, json_object_new_int(c[i]));
-		json_object_object_add(o, "check", arr);
-	}
+	if (tb[ECPROXY_A_SOURCE_CHECK])
+		json_object_object_add(o, "check", bytes_json(tb[ECPROXY_A_SOURCE_CHECK]));
 	if (tb[ECPROXY_A_SOURCE_LENGTH])
 		json_object_object_add(o, "length", u64_json(tb[ECPROXY_A_SOURCE_LENGTH]));
 	st = json_object_new_object();
@@ -226,14 +231,8 @@ static json_object *row_json(const struct nlattr *nest)
 	if (tb[ECPROXY_A_ROW_FRAG])
 		json_object_object_add(o, "frag",
 				       json_object_new_int(mnl_attr_get_u8(tb[ECPROXY_A_ROW_FRAG])));
-	if (tb[ECPROXY_A_ROW_COEFS]) {
-		const uint8_t *c = mnl_attr_get_payload(tb[ECPROXY_A_ROW_COEFS]);
-		json_object *arr = json_object_new_array();
-
-		for (uint16_t i = 0; i < mnl_attr_get_payload_len(tb[ECPROXY_A_ROW_COEFS]); i++)
-			json_object_array_add(arr, json_object_new_int(c[i]));
-		json_object_object_add(o, "coefs", arr);
-	}
+	if (tb[ECPROXY_A_ROW_COEFS])
+		json_object_object_add(o, "coefs", bytes_json(tb[ECPROXY_A_ROW_COEFS]));
 	if (tb[ECPROXY_A_ROW_ADDR])
 		json_object_object_add(o, "addr", ecctl_fmt_addr(tb[ECPROXY_A_ROW_ADDR]));
 	if (tb[ECPROXY_A_ROW_PORT])
