@@ -1193,8 +1193,8 @@ void ecp_conn_check_done(struct ecp_conn *c, struct sk_buff_head *q)
 	if (ecp_conn_has_writer(c) && !ecp_conn_writer_closed(c, q))
 		return;
 	/*
-	 * With a spare, a source may still be sending what no row needs any
-	 * more (the spare stood in for it): reset it, as a reader's stack
+	 * With spares, a source may still be sending what no row needs any
+	 * more (the spares stood in for it): reset it, as a reader's stack
 	 * does when bytes come in after it closed, instead of waiting.
 	 */
 	for (i = 0; c->check && i < c->k; i++) {

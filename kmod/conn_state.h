@@ -481,7 +481,7 @@ s64 ecp_conn_src_apply(struct ecp_conn *c, struct ecp_conn_src *s, u64 off,
 		       const struct sk_buff *skb, unsigned int dataoff, u32 len);
 /*
  * Up to where row r is complete: every source it uses has given it, or,
- * with a spare, the rows are final (ecp_conn_spare_fix()).
+ * with spares, the rows are final (ecp_conn_spare_fix()).
  */
 u64 ecp_conn_row_complete(const struct ecp_conn *c, unsigned int r);
 /*

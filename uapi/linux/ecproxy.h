@@ -451,7 +451,7 @@
  *              (net.core.rps_sock_flow_entries and each receive queue's
  *              rps_flow_cnt).
  *    SPARE_BYTES: bytes of the rows completed before one of the sources
- *                 had given them, with the spare standing in for it
+ *                 had given them, with spares standing in for it
  *                 (SOURCES' SPARE): the output did not wait for that
  *                 source.
  *    DROPS: NLA_NESTED, one NLA_U64 per reason, the attribute type being
