@@ -433,8 +433,6 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 		c->row[i].len = t->row[i].len;
 	}
 	c->nspare = t->nspare;
-	if (t->nspare)
-		c->check = &c->row[t->nrow];
 	for (i = 0; i < c->nout; i++) {
 		struct ecp_conn_out *o = &c->out[i];
 

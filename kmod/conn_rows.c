@@ -66,7 +66,7 @@ static void ecp_conn_row_add_check(struct ecp_conn *c, unsigned int r,
 	 */
 	if (WARN_ON_ONCE(ecp_dbuf_span(&c->row[r].dbuf, start, end - start,
 				       &dst) ||
-			 ecp_dbuf_span(&c->check[q].dbuf, start, end - start,
+			 ecp_dbuf_span(&ecp_conn_check(c, q)->dbuf, start, end - start,
 				       &src)))
 		return;
 	ecp_gf_coef_init(&k, coef);
@@ -343,7 +343,7 @@ void ecp_conn_out_release(struct ecp_conn *c, struct ecp_conn_out *o,
 		for (r = 0; r < c->nrow; r++)
 			b = min(b, ecp_dbuf_base(&c->row[r].dbuf));
 		for (r = 0; r < c->nspare; r++)
-			ecp_dbuf_release(&c->check[r].dbuf, b);
+			ecp_dbuf_release(&ecp_conn_check(c, r)->dbuf, b);
 	}
 }
 
@@ -362,7 +362,7 @@ u64 ecp_conn_src_base(const struct ecp_conn *c, const struct ecp_conn_src *s)
 	 * all released together.
 	 */
 	if (c->nspare)
-		b = min(b, ecp_dbuf_base(&c->check[0].dbuf));
+		b = min(b, ecp_dbuf_base(&ecp_conn_check(c, 0)->dbuf));
 	/*
 	 * Every row s feeds is finished (s is longer than all of them): it
 	 * sends the rest of its fragment to no ring, bounded by the buffer
@@ -395,7 +395,7 @@ s64 ecp_conn_src_apply(struct ecp_conn *c, struct ecp_conn_src *s, u64 off,
 	for (r = 0; r < c->nspare; r++) {
 		if (!t->row[c->nrow + r].coef[i])
 			continue;
-		ring[n] = &c->check[r].dbuf;
+		ring[n] = &ecp_conn_check(c, r)->dbuf;
 		coef[n++] = &t->row[c->nrow + r].gf[i];
 	}
 	return ecp_dbuf_apply_skb_n(ring, coef, n, &s->iv, c->fixed, off, skb,

@@ -1197,7 +1197,7 @@ void ecp_conn_check_done(struct ecp_conn *c, struct sk_buff_head *q)
 	 * more (the spares stood in for it): reset it, as a reader's stack
 	 * does when bytes come in after it closed, instead of waiting.
 	 */
-	for (i = 0; c->check && i < c->k; i++) {
+	for (i = 0; c->nspare && i < c->k; i++) {
 		struct ecp_conn_src *s = &c->src[i];
 
 		if (!s->fin && !s->gone) {

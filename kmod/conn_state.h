@@ -217,9 +217,8 @@ struct ecp_conn {
 	/* WRITE: the writer's end (it sends the block, S only acks and FINs) */
 	struct ecp_conn_out w;
 	unsigned int k, nrow, nout;
-	struct ecp_conn_row *row;	/* nrow, after src[] */
-	/* The spares' check rows (task.h), after row[nrow - 1]; or NULL */
-	struct ecp_conn_row *check;
+	/* nrow, after src[], then the nspare check rows (ecp_conn_check()) */
+	struct ecp_conn_row *row;
 	unsigned int nspare;		/* the last nspare sources */
 	/*
 	 * With spares: every row is final below it, the spares having stood
@@ -238,6 +237,13 @@ static inline struct ecp_conn_src *ecp_conn_peer_src(struct ecp_conn_peer *p)
 static inline struct ecp_conn_out *ecp_conn_peer_out(struct ecp_conn_peer *p)
 {
 	return container_of(p, struct ecp_conn_out, peer);
+}
+
+/* Spare @q's check row (task.h), after the rows. */
+static inline struct ecp_conn_row *ecp_conn_check(const struct ecp_conn *c,
+						  unsigned int q)
+{
+	return &c->row[c->nrow + q];
 }
 
 /* Has the connection a client (PULL, READ), which is then out[0]? */

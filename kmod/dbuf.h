@@ -110,8 +110,9 @@ int ecp_dbuf_read(const struct ecp_dbuf *d, u64 off, u8 *dst, u32 len);
 
 /*
  * The client acknowledged everything below @upto: zero it and slide the window.
- * Offsets at or below base are ignored (old or duplicate ACKs).  Callers
- * should also ecp_ivset_trim() every source to @upto.
+ * Offsets at or below base are ignored (old or duplicate ACKs).  The
+ * sources' records stay as they are: ecp_dbuf_apply_skb_n() applies
+ * nothing below base, and S acks each source from its record.
  */
 void ecp_dbuf_release(struct ecp_dbuf *d, u64 upto);
 

@@ -242,7 +242,7 @@ static int ecp_parse_source(struct ecp_task *t, unsigned int i,
 		NL_SET_ERR_ATTR_MISS(extack, nest, type);
 		return -EINVAL;
 	}
-	if (!coef && tb[ECPROXY_A_SOURCE_COEF] && !t->nspare) {
+	if (!coef && tb[ECPROXY_A_SOURCE_COEF]) {
 		ecp_extack_fmt(extack, tb[ECPROXY_A_SOURCE_COEF],
 			       "source %u: a coefficient with rows; the rows hold them",
 			       i);
