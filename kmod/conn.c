@@ -239,50 +239,8 @@ void ecp_conn_set_state(struct ecp_conn *c, u8 state)
 	WRITE_ONCE(c->t->conn_state, state);
 }
 
-/*
- * Zeroing happens in process context, in steps: up to 72 MiB per row (the
- * largest buffer and its headroom) is too much work for softirq under the
- * lock.
- */
+/* Frees connections in process context (ecp_conn_put()). */
 static struct workqueue_struct *ecp_conn_wq;
-#define ECP_CLEAR_STEP	(1U << 20)
-
-static void ecp_conn_clear_work(struct work_struct *work)
-{
-	struct ecp_task *t = container_of(work, struct ecp_task, clear_work);
-	/* The buffer cannot change while dirty (ecp_task_change()). */
-	size_t off, size = ecp_task_ring_size(t) * t->nring;
-
-	for (off = 0; off < size; off += ECP_CLEAR_STEP) {
-		memset(t->buffer + off, 0, min_t(size_t, size - off,
-						 ECP_CLEAR_STEP));
-		cond_resched();
-	}
-	spin_lock_bh(&t->lock);
-	t->buffer_dirty = false;
-	spin_unlock_bh(&t->lock);
-	ecp_task_put(t);
-}
-
-/*
- * Zero what the connection left in the task's rings, for the next one.
- * A connection that delivered everything left nothing: every byte was
- * released (and zeroed) as the outputs acked it.
- */
-static void ecp_conn_clear_buffer(struct ecp_conn *c)
-{
-	struct ecp_task *t = c->t;
-	bool used = false;
-	unsigned int r;
-
-	for (r = 0; r < c->t->nring; r++)
-		used |= ecp_dbuf_occupancy(&c->row[r].dbuf) != 0;
-	if (!used || !ecp_task_tryget(t))
-		return;
-	t->buffer_dirty = true;
-	INIT_WORK(&t->clear_work, ecp_conn_clear_work);
-	queue_work(ecp_conn_wq, &t->clear_work);
-}
 
 int ecp_conn_init(void)
 {
@@ -313,7 +271,6 @@ void ecp_conn_finish(struct ecp_conn *c)
 	/* Once a run has ended, its average is what an operator compares. */
 	if (ms)
 		WRITE_ONCE(t->rate_measured, div_u64(c->bytes_out * 1000, ms));
-	ecp_conn_clear_buffer(c);
 	WRITE_ONCE(t->conn_state, ECPROXY_CONN_NONE);
 	for (i = 0; i < c->k; i++)
 		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_IDLE);
@@ -427,7 +384,7 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 		c->src_mss = min(c->src_mss, s->mss);
 	}
 	for (i = 0; i < t->nring; i++) {
-		/* The rings are zero outside a connection (see finish). */
+		/* What an earlier connection left is stored over (dbuf.h). */
 		c->row[i].dbuf.buf = ecp_task_ring(t, i);
 		c->row[i].dbuf.size = ecp_task_ring_size(t);
 		c->row[i].len = t->row[i].len;
@@ -603,8 +560,7 @@ int ecp_conn_start_tgt(struct net *net, struct ecp_task *t)
 	__skb_queue_head_init(&q);
 	spin_lock_bh(&t->lock);
 	ret = -EBUSY;
-	if (t->conn || t->buffer_dirty || READ_ONCE(t->dead) ||
-	    !ecp_task_tryget(t))
+	if (t->conn || READ_ONCE(t->dead) || !ecp_task_tryget(t))
 		goto out;
 	rcu_read_lock();
 	ret = ecp_conn_open(c, &q);

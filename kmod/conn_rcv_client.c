@@ -60,14 +60,6 @@ static void ecp_conn_rcv_client_syn(struct net *net, struct ecp_task *t,
 		ecp_conn_send_rst_reply(p, q);
 		return;
 	}
-	/*
-	 * The last connection was aborted and its rings are being zeroed
-	 * (a few ms): no RST, the client's SYN retransmission gets through.
-	 */
-	if (t->buffer_dirty) {
-		ecp_stats_drop(&t->stats, ECPROXY_DROP_BUSY);
-		return;
-	}
 	if (!ecp_task_client_ok(t, p->h.saddr)) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_CLIENT_DENIED);
 		return;

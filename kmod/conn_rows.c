@@ -55,24 +55,17 @@ u64 ecp_conn_row_complete(const struct ecp_conn *c, unsigned int r)
 static void ecp_conn_row_add_check(struct ecp_conn *c, unsigned int r,
 				   unsigned int q, u8 coef, u64 start, u64 end)
 {
-	struct ecp_dbuf_span dst, src;
 	struct ecp_gf_coef k;
-	unsigned int i;
 
 	/*
 	 * Both rings hold the range: row r's output cannot have acked past
 	 * a missing source it uses, and the check rings keep what every row
-	 * still holds.  The rings are the same size, so the pieces match.
+	 * still holds.
 	 */
-	if (WARN_ON_ONCE(ecp_dbuf_span(&c->row[r].dbuf, start, end - start,
-				       &dst) ||
-			 ecp_dbuf_span(&ecp_conn_check(c, q)->dbuf, start, end - start,
-				       &src)))
-		return;
 	ecp_gf_coef_init(&k, coef);
-	for (i = 0; i < 2; i++)
-		ecp_gf_mul_acc(&k, dst.ptr[i], src.ptr[i], dst.len[i]);
-	ecp_dbuf_wrote(&c->row[r].dbuf, end);
+	WARN_ON_ONCE(ecp_dbuf_mul_acc_dbuf(&c->row[r].dbuf, &k,
+					   &ecp_conn_check(c, q)->dbuf, start,
+					   end - start));
 }
 
 /*
@@ -261,13 +254,13 @@ int ecp_conn_src_mismatch(const struct ecp_conn *c)
 }
 
 /* Copy ring bytes [off, off + len) of @d into @skb at @at. */
-static int ecp_conn_ring_copy(const struct ecp_dbuf *d, struct sk_buff *skb,
+static int ecp_conn_ring_copy(struct ecp_dbuf *d, struct sk_buff *skb,
 			      unsigned int at, u64 off, u32 len)
 {
 	struct ecp_dbuf_span sp;
 
 	/* Cannot fail: [acked, snd_nxt) stays in the ring. */
-	if (WARN_ON_ONCE(ecp_dbuf_span(d, off, len, &sp)))
+	if (WARN_ON_ONCE(ecp_dbuf_view(d, off, len, &sp)))
 		return -EFAULT;
 	if (skb_store_bits(skb, at, sp.ptr[0], sp.len[0]) ||
 	    skb_store_bits(skb, at + sp.len[0], sp.ptr[1], sp.len[1]))
@@ -311,8 +304,8 @@ bool ecp_conn_row_finished(const struct ecp_conn *c, unsigned int r)
 /*
  * Release row r's ring below @upto.  A row released to its exact length
  * is finished: what sources sent past it (a segment that straddled its
- * end, when their fragments are longer) is zeroed with it, at most a
- * segment per source, so that the ring is clean for the next connection.
+ * end, when their fragments are longer) goes with it, so that the row's
+ * occupancy says it holds nothing.
  */
 static void ecp_conn_row_release(struct ecp_conn *c, unsigned int r, u64 upto)
 {

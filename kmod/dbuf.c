@@ -27,9 +27,7 @@ int ecp_dbuf_init(struct ecp_dbuf *d, u32 size)
 	if (!d->buf)
 		return -ENOMEM;
 	d->size = size;
-	d->base = 0;
-	d->high = 0;
-	d->peak = 0;
+	ecp_dbuf_reset(d, 0);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_init);
@@ -44,9 +42,9 @@ EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_destroy);
 
 void ecp_dbuf_reset(struct ecp_dbuf *d, u64 base)
 {
-	memset(d->buf, 0, d->size);
 	d->base = base;
 	d->high = base;
+	d->valid = base;
 	d->peak = 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_reset);
@@ -80,46 +78,171 @@ void ecp_dbuf_wrote(struct ecp_dbuf *d, u64 end)
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_wrote);
 
-int ecp_dbuf_mul_acc(struct ecp_dbuf *d, const struct ecp_gf_coef *c,
-		     u64 off, const u8 *src, u32 len)
+/* Zero the memory of [from, to), which lies inside the window. */
+static void ecp_dbuf_zero(const struct ecp_dbuf *d, u64 from, u64 to)
 {
 	struct ecp_dbuf_span sp;
+
+	if (from < to && !WARN_ON_ONCE(ecp_dbuf_span(d, from, to - from, &sp))) {
+		memset(sp.ptr[0], 0, sp.len[0]);
+		memset(sp.ptr[1], 0, sp.len[1]);
+	}
+}
+
+int ecp_dbuf_view(struct ecp_dbuf *d, u64 off, u32 len,
+		  struct ecp_dbuf_span *sp)
+{
+	int ret = ecp_dbuf_span(d, off, len, sp);
+
+	if (!ret && off + len > d->valid) {
+		ecp_dbuf_zero(d, d->valid, off + len);
+		d->valid = off + len;
+	}
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_view);
+
+/*
+ * How one write puts its bytes in: @fn(@ctx, dst, at, n, acc) for each
+ * piece of memory, where at is the piece's offset in the write and acc
+ * says whether to add to what the memory holds (below valid) or to store
+ * over stale bytes (past it).
+ */
+typedef int (*ecp_dbuf_put_fn)(void *ctx, u8 *dst, u32 at, u32 n, bool acc);
+
+static int ecp_dbuf_put_part(struct ecp_dbuf *d, u64 off, u64 from, u64 to,
+			     bool acc, ecp_dbuf_put_fn fn, void *ctx)
+{
+	struct ecp_dbuf_span sp;
+	int ret;
+
+	if (from >= to)
+		return 0;
+	ret = ecp_dbuf_span(d, from, to - from, &sp);
+	if (!ret)
+		ret = fn(ctx, sp.ptr[0], from - off, sp.len[0], acc);
+	if (!ret && sp.len[1])
+		ret = fn(ctx, sp.ptr[1], from - off + sp.len[0], sp.len[1],
+			 acc);
+	return ret;
+}
+
+static int ecp_dbuf_put(struct ecp_dbuf *d, u64 off, u32 len,
+			ecp_dbuf_put_fn fn, void *ctx)
+{
+	struct ecp_dbuf_span sp;
+	u64 end = off + len, mid;
 	int ret;
 
 	ret = ecp_dbuf_span(d, off, len, &sp);
 	if (ret)
 		return ret;
-	ecp_gf_mul_acc(c, sp.ptr[0], src, sp.len[0]);
-	if (sp.len[1])
-		ecp_gf_mul_acc(c, sp.ptr[1], src + sp.len[0], sp.len[1]);
-	ecp_dbuf_wrote(d, off + len);
+	/* A write that starts past valid leaves a gap that must read 0. */
+	if (off > d->valid) {
+		ecp_dbuf_zero(d, d->valid, off);
+		d->valid = off;
+	}
+	mid = clamp(d->valid, off, end);
+	ret = ecp_dbuf_put_part(d, off, off, mid, true, fn, ctx);
+	if (!ret)
+		ret = ecp_dbuf_put_part(d, off, mid, end, false, fn, ctx);
+	if (WARN_ON_ONCE(ret))
+		return ret;
+	d->valid = max(d->valid, end);
+	ecp_dbuf_wrote(d, end);
 	return 0;
 }
+
+struct ecp_dbuf_put_flat {
+	const struct ecp_gf_coef *c;
+	const u8 *src;
+};
+
+static int ecp_dbuf_put_flat_fn(void *ctx, u8 *dst, u32 at, u32 n, bool acc)
+{
+	struct ecp_dbuf_put_flat *p = ctx;
+
+	if (acc)
+		ecp_gf_mul_acc(p->c, dst, p->src + at, n);
+	else
+		ecp_gf_mul(p->c, dst, p->src + at, n);
+	return 0;
+}
+
+int ecp_dbuf_mul_acc(struct ecp_dbuf *d, const struct ecp_gf_coef *c,
+		     u64 off, const u8 *src, u32 len)
+{
+	struct ecp_dbuf_put_flat p = { .c = c, .src = src };
+
+	return ecp_dbuf_put(d, off, len, ecp_dbuf_put_flat_fn, &p);
+}
 EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_mul_acc);
+
+struct ecp_dbuf_put_skb {
+	const struct ecp_gf_coef *c;
+	const struct sk_buff *skb;
+	int skb_off;
+};
+
+static int ecp_dbuf_put_skb_fn(void *ctx, u8 *dst, u32 at, u32 n, bool acc)
+{
+	struct ecp_dbuf_put_skb *p = ctx;
+
+	if (acc)
+		return ecp_gf_mul_acc_skb(p->c, dst, p->skb, p->skb_off + at,
+					  n);
+	return ecp_gf_mul_skb(p->c, dst, p->skb, p->skb_off + at, n);
+}
 
 int ecp_dbuf_mul_acc_skb(struct ecp_dbuf *d, const struct ecp_gf_coef *c,
 			 u64 off, const struct sk_buff *skb, int skb_off,
 			 u32 len)
 {
-	struct ecp_dbuf_span sp;
-	int ret;
+	struct ecp_dbuf_put_skb p = { .c = c, .skb = skb, .skb_off = skb_off };
 
 	/* Checked as a whole so that a short skb writes nothing. */
 	if (skb_off < 0 || len > INT_MAX || skb_off > (int)skb->len - (int)len)
 		return -EFAULT;
-	ret = ecp_dbuf_span(d, off, len, &sp);
-	if (ret)
-		return ret;
-	ret = ecp_gf_mul_acc_skb(c, sp.ptr[0], skb, skb_off, sp.len[0]);
-	if (!ret && sp.len[1])
-		ret = ecp_gf_mul_acc_skb(c, sp.ptr[1], skb,
-					 skb_off + sp.len[0], sp.len[1]);
-	if (WARN_ON_ONCE(ret))
-		return ret;
-	ecp_dbuf_wrote(d, off + len);
-	return 0;
+	return ecp_dbuf_put(d, off, len, ecp_dbuf_put_skb_fn, &p);
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_mul_acc_skb);
+
+struct ecp_dbuf_put_dbuf {
+	const struct ecp_gf_coef *c;
+	struct ecp_dbuf *src;
+	u64 off;
+};
+
+static int ecp_dbuf_put_dbuf_fn(void *ctx, u8 *dst, u32 at, u32 n, bool acc)
+{
+	struct ecp_dbuf_put_dbuf *p = ctx;
+	struct ecp_dbuf_span sp;
+	unsigned int i;
+	int ret;
+
+	ret = ecp_dbuf_view(p->src, p->off + at, n, &sp);
+	for (i = 0; !ret && i < 2; i++) {
+		if (acc)
+			ecp_gf_mul_acc(p->c, dst, sp.ptr[i], sp.len[i]);
+		else
+			ecp_gf_mul(p->c, dst, sp.ptr[i], sp.len[i]);
+		dst += sp.len[i];
+	}
+	return ret;
+}
+
+int ecp_dbuf_mul_acc_dbuf(struct ecp_dbuf *d, const struct ecp_gf_coef *c,
+			  struct ecp_dbuf *src, u64 off, u32 len)
+{
+	struct ecp_dbuf_put_dbuf p = { .c = c, .src = src, .off = off };
+	struct ecp_dbuf_span sp;
+	int ret;
+
+	/* Checked first so that a refusal writes nothing. */
+	ret = ecp_dbuf_span(src, off, len, &sp);
+	return ret ?: ecp_dbuf_put(d, off, len, ecp_dbuf_put_dbuf_fn, &p);
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_mul_acc_dbuf);
 
 struct ecp_dbuf_apply {
 	struct ecp_dbuf *const *d;
@@ -184,12 +307,12 @@ s64 ecp_dbuf_apply_skb(struct ecp_dbuf *d, struct ecp_ivset *iv,
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_apply_skb);
 
-int ecp_dbuf_read(const struct ecp_dbuf *d, u64 off, u8 *dst, u32 len)
+int ecp_dbuf_read(struct ecp_dbuf *d, u64 off, u8 *dst, u32 len)
 {
 	struct ecp_dbuf_span sp;
 	int ret;
 
-	ret = ecp_dbuf_span(d, off, len, &sp);
+	ret = ecp_dbuf_view(d, off, len, &sp);
 	if (ret)
 		return ret;
 	memcpy(dst, sp.ptr[0], sp.len[0]);
@@ -200,23 +323,15 @@ EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_read);
 
 void ecp_dbuf_release(struct ecp_dbuf *d, u64 upto)
 {
-	struct ecp_dbuf_span sp;
-	u64 n;
-
 	if (upto <= d->base)
 		return;
 	/*
-	 * Zero all of [base, upto), not just up to high: a caller that
-	 * wrote through ecp_dbuf_span() without ecp_dbuf_wrote() must not
-	 * leave stale sums behind.  An ACK beyond the window (the client cannot
-	 * acknowledge what S never sent, but be safe) clears everything.
+	 * Nothing to zero: the memory past valid is stored over, not added
+	 * to.  An ACK beyond what was written (the client cannot acknowledge
+	 * what S never sent, but be safe) leaves an empty window.
 	 */
-	n = min_t(u64, upto - d->base, d->size);
-	if (!ecp_dbuf_span(d, d->base, n, &sp)) {
-		memset(sp.ptr[0], 0, sp.len[0]);
-		memset(sp.ptr[1], 0, sp.len[1]);
-	}
 	d->base = upto;
 	d->high = max(d->high, upto);
+	d->valid = max(d->valid, upto);
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_release);

@@ -4,8 +4,15 @@
  * by 64-bit stream offset.  It covers the window [base, base + size), where
  * base is the lowest offset the client has not acknowledged.  Bytes stay until
  * the client acknowledges them, complete or not, because S re-sends lost
- * complete bytes from here instead of re-accumulating them.  Released bytes are
- * zeroed so that the next accumulation into the same memory starts from 0.
+ * complete bytes from here instead of re-accumulating them.
+ *
+ * Logically the ring is zero wherever nothing was written.  Its memory is
+ * not zeroed when bytes are released, nor between connections: only
+ * [base, valid) holds sums, and beyond valid lies whatever earlier offsets
+ * (or an earlier connection) left.  The first write past valid stores the
+ * product instead of adding it, and zeroes any gap it leaves; a read past
+ * valid zeroes first.  So the memory is written once per byte, not zeroed
+ * and then added to, and releasing costs nothing.
  *
  * Offset off lives at buf[off % size]; size need not be a power of two (it is
  * the exposed size I plus headroom, see ebsn.h), so one u64 division per lookup
@@ -29,6 +36,7 @@ struct ecp_dbuf {
 	u32 size;
 	u64 base;	/* everything below was acknowledged by the client */
 	u64 high;	/* highest offset written + 1, never below base */
+	u64 valid;	/* [base, valid) holds sums; never below high */
 	u32 peak;	/* largest high - base seen */
 };
 
@@ -41,20 +49,31 @@ struct ecp_dbuf_span {
 	u32 len[2];
 };
 
-/* Process context.  Allocates @size zeroed bytes with kvzalloc. */
+/* Process context.  Allocates @size bytes with kvzalloc. */
 int ecp_dbuf_init(struct ecp_dbuf *d, u32 size);
 void ecp_dbuf_destroy(struct ecp_dbuf *d);
-/* Zero and restart at stream offset @base (a new client connection). */
+/*
+ * Restart empty at stream offset @base (a new client connection), over
+ * memory that may hold anything.
+ */
 void ecp_dbuf_reset(struct ecp_dbuf *d, u64 base);
 
 /*
- * The memory holding [off, off + len), without marking anything written.
- * Returns 0, -ERANGE if the range starts below base (already released) or
- * -ENOBUFS if it ends beyond base + size (an overflow: EBSN plus headroom
- * should prevent it, so the caller drops the segment and counts it).  An
- * empty range gives 0 and two empty pieces.
+ * The memory holding [off, off + len), as it is: past valid it holds stale
+ * bytes (use ecp_dbuf_view() to read).  Returns 0, -ERANGE if the range
+ * starts below base (already released) or -ENOBUFS if it ends beyond
+ * base + size (an overflow: EBSN plus headroom should prevent it, so the
+ * caller drops the segment and counts it).  An empty range gives 0 and two
+ * empty pieces.
  */
 int ecp_dbuf_span(const struct ecp_dbuf *d, u64 off, u32 len,
+		  struct ecp_dbuf_span *sp);
+
+/*
+ * ecp_dbuf_span() for reading: what was never written is zeroed first, so
+ * that the pieces hold the sums.  Does not count as writing (occupancy).
+ */
+int ecp_dbuf_view(struct ecp_dbuf *d, u64 off, u32 len,
 		  struct ecp_dbuf_span *sp);
 
 /* Record that bytes up to @end were written (occupancy and its peak). */
@@ -71,6 +90,13 @@ int ecp_dbuf_mul_acc(struct ecp_dbuf *d, const struct ecp_gf_coef *c,
 int ecp_dbuf_mul_acc_skb(struct ecp_dbuf *d, const struct ecp_gf_coef *c,
 			 u64 off, const struct sk_buff *skb, int skb_off,
 			 u32 len);
+/*
+ * buffer[off, off + len) ^= c * @src[off, off + len), another buffer of the
+ * same size (a spare's check ring added to a row).  Same return values as
+ * ecp_dbuf_span() for either buffer.
+ */
+int ecp_dbuf_mul_acc_dbuf(struct ecp_dbuf *d, const struct ecp_gf_coef *c,
+			  struct ecp_dbuf *src, u64 off, u32 len);
 
 /*
  * The whole step for one segment from a source: apply exactly the bytes of
@@ -106,11 +132,12 @@ s64 ecp_dbuf_apply_skb_n(struct ecp_dbuf *const *d,
 			 const struct sk_buff *skb, int skb_off, u32 len);
 
 /* Copy [off, off + len) out, e.g. to build a segment for the client. */
-int ecp_dbuf_read(const struct ecp_dbuf *d, u64 off, u8 *dst, u32 len);
+int ecp_dbuf_read(struct ecp_dbuf *d, u64 off, u8 *dst, u32 len);
 
 /*
- * The client acknowledged everything below @upto: zero it and slide the window.
- * Offsets at or below base are ignored (old or duplicate ACKs).  The
+ * The client acknowledged everything below @upto: slide the window (the
+ * memory is reused as it is, see above).  Offsets at or below base are
+ * ignored (old or duplicate ACKs).  The
  * sources' records stay as they are: ecp_dbuf_apply_skb_n() applies
  * nothing below base, and S acks each source from its record.
  */

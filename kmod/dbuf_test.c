@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the decode buffer: span arithmetic on a table of cases,
- * release zeroing, occupancy, the skb form, and random accumulation runs
- * checked against a flat model of the stream.
+ * memory reused after a release, occupancy, the skb form, and random
+ * accumulation runs checked against a flat model of the stream.
  */
 #include <kunit/test.h>
 #include <linux/prandom.h>
@@ -96,12 +96,16 @@ static void ecp_dbuf_span_test(struct kunit *test)
 	ecp_dbuf_destroy(&d);
 }
 
-/* Released bytes read as zero, others keep their sums, across the wrap. */
+/*
+ * Released memory is not zeroed but stored over: bytes written again read
+ * as the new product alone, never added to what was there; others keep
+ * their sums, across the wrap; what was never written reads as zero.
+ */
 static void ecp_dbuf_release_test(struct kunit *test)
 {
 	struct ecp_gf_coef one;
 	struct ecp_dbuf d;
-	u8 src[100];
+	u8 src[100], out[100];
 	u32 i;
 
 	memset(src, 0xff, sizeof(src));
@@ -116,31 +120,92 @@ static void ecp_dbuf_release_test(struct kunit *test)
 	ecp_dbuf_release(&d, 120);
 	KUNIT_EXPECT_EQ(test, ecp_dbuf_base(&d), 120);
 	KUNIT_EXPECT_EQ(test, ecp_dbuf_occupancy(&d), 30);
-	/* Offsets 50..119 live at buf[50..99] and buf[0..19]. */
+	/* Offsets 150..169 reuse buf[50..69]: stored, not added. */
+	memset(src, 0x0f, sizeof(src));
+	KUNIT_ASSERT_EQ(test, ecp_dbuf_mul_acc(&d, &one, 150, src, 20), 0);
+	/* 120..149 keep 0xff and get 0x0f added; 170..219 were never written. */
+	KUNIT_ASSERT_EQ(test, ecp_dbuf_mul_acc(&d, &one, 140, src, 10), 0);
+	KUNIT_ASSERT_EQ(test, ecp_dbuf_read(&d, 120, out, 100), 0);
 	for (i = 0; i < 100; i++)
-		KUNIT_EXPECT_EQ(test, d.buf[i],
-				(i >= 20 && i < 50) ? 0xff : 0);
+		KUNIT_EXPECT_EQ(test, out[i],
+				i < 20 ? 0xff : i < 30 ? 0xf0 : i < 50 ? 0x0f :
+				0);
+	KUNIT_EXPECT_EQ(test, ecp_dbuf_occupancy(&d), 50);
 
 	/* Old and duplicate ACKs change nothing. */
 	ecp_dbuf_release(&d, 110);
 	ecp_dbuf_release(&d, 120);
 	KUNIT_EXPECT_EQ(test, ecp_dbuf_base(&d), 120);
-	KUNIT_EXPECT_EQ(test, d.buf[20], 0xff);
+	KUNIT_ASSERT_EQ(test, ecp_dbuf_read(&d, 120, out, 1), 0);
+	KUNIT_EXPECT_EQ(test, out[0], 0xff);
 
-	/* An ACK far beyond the window clears everything. */
+	/* An ACK far beyond the window leaves it empty: it reads as zero. */
 	ecp_dbuf_release(&d, 120 + 5 * 100 + 7);
 	KUNIT_EXPECT_EQ(test, ecp_dbuf_base(&d), 627);
 	KUNIT_EXPECT_EQ(test, ecp_dbuf_occupancy(&d), 0);
+	KUNIT_ASSERT_EQ(test, ecp_dbuf_read(&d, 627, out, 100), 0);
 	for (i = 0; i < 100; i++)
-		KUNIT_EXPECT_EQ(test, d.buf[i], 0);
+		KUNIT_EXPECT_EQ(test, out[i], 0);
 	KUNIT_EXPECT_EQ(test, ecp_dbuf_peak(&d), 100);
+	/* Reading is not writing. */
+	KUNIT_EXPECT_EQ(test, ecp_dbuf_occupancy(&d), 0);
 
-	/* A reset for a retry zeroes and restarts. */
+	/*
+	 * A reset for the next connection over memory full of sums: its
+	 * writes are stored, the gap before a write that starts further on
+	 * reads zero, and so does what nothing reached.
+	 */
 	KUNIT_ASSERT_EQ(test, ecp_dbuf_mul_acc(&d, &one, 700, src, 27), 0);
+	memset(d.buf, 0xa5, d.size);
 	ecp_dbuf_reset(&d, 0);
-	for (i = 0; i < 100; i++)
-		KUNIT_EXPECT_EQ(test, d.buf[i], 0);
 	KUNIT_EXPECT_EQ(test, ecp_dbuf_peak(&d), 0);
+	KUNIT_ASSERT_EQ(test, ecp_dbuf_mul_acc(&d, &one, 30, src, 10), 0);
+	KUNIT_ASSERT_EQ(test, ecp_dbuf_mul_acc(&d, &one, 35, src, 10), 0);
+	KUNIT_ASSERT_EQ(test, ecp_dbuf_read(&d, 0, out, 100), 0);
+	for (i = 0; i < 100; i++)
+		KUNIT_EXPECT_EQ(test, out[i],
+				i < 30 || i >= 45 ? 0 : i < 35 || i >= 40 ?
+				0x0f : 0);
+	ecp_dbuf_destroy(&d);
+}
+
+/* One ring added to another (a spare's check ring to a row). */
+static void ecp_dbuf_mul_acc_dbuf_test(struct kunit *test)
+{
+	struct ecp_gf_coef one, two;
+	struct ecp_dbuf d, q;
+	u8 src[64], out[64];
+	u32 i;
+
+	ecp_gf_coef_init(&one, 1);
+	ecp_gf_coef_init(&two, 2);
+	KUNIT_ASSERT_EQ(test, ecp_dbuf_init(&d, 100), 0);
+	KUNIT_ASSERT_EQ(test, ecp_dbuf_init(&q, 100), 0);
+	memset(d.buf, 0xa5, d.size);
+	memset(q.buf, 0x5a, q.size);
+	ecp_dbuf_reset(&d, 3 * G4 + 80);
+	ecp_dbuf_reset(&q, 3 * G4 + 80);
+	for (i = 0; i < sizeof(src); i++)
+		src[i] = i + 1;
+	/* The row has [80, 100); the check ring [80, 144), across the wrap. */
+	KUNIT_ASSERT_EQ(test, ecp_dbuf_mul_acc(&d, &one, 3 * G4 + 80, src,
+					       20), 0);
+	KUNIT_ASSERT_EQ(test, ecp_dbuf_mul_acc(&q, &one, 3 * G4 + 80, src,
+					       64), 0);
+	KUNIT_ASSERT_EQ(test, ecp_dbuf_mul_acc_dbuf(&d, &two, &q, 3 * G4 + 80,
+						    64), 0);
+	KUNIT_ASSERT_EQ(test, ecp_dbuf_read(&d, 3 * G4 + 80, out, 64), 0);
+	for (i = 0; i < 64; i++)
+		KUNIT_EXPECT_EQ(test, out[i],
+				(i < 20 ? src[i] : 0) ^ ecp_gf_mul1(2, src[i]));
+	KUNIT_EXPECT_EQ(test, ecp_dbuf_occupancy(&d), 64);
+	/* Past either window: refused, nothing written. */
+	KUNIT_EXPECT_EQ(test, ecp_dbuf_mul_acc_dbuf(&d, &two, &q, 3 * G4 + 150,
+						    40), -ENOBUFS);
+	KUNIT_EXPECT_EQ(test, ecp_dbuf_mul_acc_dbuf(&d, &two, &q, 3 * G4 + 79,
+						    4), -ERANGE);
+	KUNIT_EXPECT_EQ(test, ecp_dbuf_occupancy(&d), 64);
+	ecp_dbuf_destroy(&q);
 	ecp_dbuf_destroy(&d);
 }
 
@@ -506,8 +571,8 @@ static void ecp_dbuf_apply_n_test(struct kunit *test)
  * Random accumulation at random offsets and coefficients, random releases,
  * and reads, against a model ring of a different size (so that a modulus
  * mistake cannot cancel out); every few operations the whole window is
- * compared, which also proves that memory reused after a release started
- * from zero.
+ * compared, which also proves that memory reused after a release, or
+ * left by an earlier connection (dirty), reads as zero until written.
  */
 #define MODEL	(128 * 1024)
 #define NOPS	6000
@@ -518,6 +583,7 @@ struct ecp_dbuf_rand_case {
 	u64 start;
 	u32 maxlen;
 	u64 seed;
+	bool dirty;	/* memory full of an earlier connection's bytes */
 };
 
 static const struct ecp_dbuf_rand_case ecp_dbuf_rand_cases[] = {
@@ -526,6 +592,8 @@ static const struct ecp_dbuf_rand_case ecp_dbuf_rand_cases[] = {
 	{ "mss_plus_headroom", 65536 + 1460, 0, 9000, 3 },
 	{ "past_4g", 2000, 9 * G4 - 77777, 700, 4 },
 	{ "tiny_ring", 7, 5 * G4 + 3, 7, 5 },
+	{ "dirty", 3001, G4 - 1000, 1448, 6, true },
+	{ "dirty_tiny_ring", 7, 11, 7, 7, true },
 };
 
 static void ecp_dbuf_rand_desc(const struct ecp_dbuf_rand_case *c,
@@ -556,9 +624,11 @@ static void ecp_dbuf_random_test(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, src);
 	KUNIT_ASSERT_NOT_NULL(test, out);
 	KUNIT_ASSERT_EQ(test, ecp_dbuf_init(&d, c->size), 0);
+	prandom_seed_state(&rnd, c->seed);
+	if (c->dirty)
+		prandom_bytes_state(&rnd, d.buf, d.size);
 	ecp_dbuf_reset(&d, c->start);
 	high = c->start;
-	prandom_seed_state(&rnd, c->seed);
 	/* The field tables come from ecp_gf_init() at module load. */
 	full_field = ecp_gf_mul1(0x53, 0xca) == ecp_gf_ref_mul(0x53, 0xca);
 	if (!full_field)
@@ -628,6 +698,7 @@ static struct kunit_case ecp_dbuf_test_cases[] = {
 	KUNIT_CASE(ecp_dbuf_init_test),
 	KUNIT_CASE_PARAM(ecp_dbuf_span_test, ecp_dbuf_span_gen_params),
 	KUNIT_CASE(ecp_dbuf_release_test),
+	KUNIT_CASE(ecp_dbuf_mul_acc_dbuf_test),
 	KUNIT_CASE(ecp_dbuf_occupancy_test),
 	KUNIT_CASE(ecp_dbuf_skb_test),
 	KUNIT_CASE(ecp_dbuf_apply_test),

@@ -81,5 +81,8 @@ void ecp_gf_mul_acc_multi(const struct ecp_gf_coef *const k[], u8 *dst,
  */
 int ecp_gf_mul_acc_skb(const struct ecp_gf_coef *k, u8 *dst,
 		       const struct sk_buff *skb, int offset, int len);
+/* The same with dst[0..len) = c * skb bytes: what was in dst is lost. */
+int ecp_gf_mul_skb(const struct ecp_gf_coef *k, u8 *dst,
+		   const struct sk_buff *skb, int offset, int len);
 
 #endif /* _ECP_GF_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Multiply-accumulate straight out of an skb.  Linearizing would copy the
+ * Multiply (and accumulate) straight out of an skb.  Linearizing would copy the
  * payload once more and may allocate in softirq; walking the head, the page
  * fragments and the frag_list costs nothing extra.
  */
@@ -11,9 +11,20 @@
 
 #include "gf.h"
 
+/* dst = or ^= c * src, as @acc says. */
+static void ecp_gf_skb_put(const struct ecp_gf_coef *k, u8 *dst,
+			   const u8 *src, int len, bool acc)
+{
+	if (acc)
+		ecp_gf_mul_acc(k, dst, src, len);
+	else
+		ecp_gf_mul(k, dst, src, len);
+}
+
 /* Caller has checked that [offset, offset + len) lies inside skb. */
 static void ecp_gf_skb_walk(const struct ecp_gf_coef *k, u8 *dst,
-			    const struct sk_buff *skb, int offset, int len)
+			    const struct sk_buff *skb, int offset, int len,
+			    bool acc)
 {
 	int start = skb_headlen(skb);
 	struct sk_buff *frag_iter;
@@ -22,7 +33,7 @@ static void ecp_gf_skb_walk(const struct ecp_gf_coef *k, u8 *dst,
 	n = start - offset;
 	if (n > 0) {
 		n = min(n, len);
-		ecp_gf_mul_acc(k, dst, skb->data + offset, n);
+		ecp_gf_skb_put(k, dst, skb->data + offset, n, acc);
 		len -= n;
 		if (!len)
 			return;
@@ -44,8 +55,8 @@ static void ecp_gf_skb_walk(const struct ecp_gf_coef *k, u8 *dst,
 			skb_frag_foreach_page(f, skb_frag_off(f) + offset - start,
 					      n, p, p_off, p_len, copied) {
 				vaddr = kmap_local_page(p);
-				ecp_gf_mul_acc(k, dst + copied, vaddr + p_off,
-					       p_len);
+				ecp_gf_skb_put(k, dst + copied, vaddr + p_off,
+					       p_len, acc);
 				kunmap_local(vaddr);
 			}
 			len -= n;
@@ -63,7 +74,8 @@ static void ecp_gf_skb_walk(const struct ecp_gf_coef *k, u8 *dst,
 		n = end - offset;
 		if (n > 0) {
 			n = min(n, len);
-			ecp_gf_skb_walk(k, dst, frag_iter, offset - start, n);
+			ecp_gf_skb_walk(k, dst, frag_iter, offset - start, n,
+					acc);
 			len -= n;
 			if (!len)
 				return;
@@ -76,13 +88,27 @@ static void ecp_gf_skb_walk(const struct ecp_gf_coef *k, u8 *dst,
 	WARN_ON_ONCE(len);
 }
 
-int ecp_gf_mul_acc_skb(const struct ecp_gf_coef *k, u8 *dst,
-		       const struct sk_buff *skb, int offset, int len)
+static int ecp_gf_skb_apply(const struct ecp_gf_coef *k, u8 *dst,
+			    const struct sk_buff *skb, int offset, int len,
+			    bool acc)
 {
 	if (offset < 0 || len < 0 || offset > (int)skb->len - len)
 		return -EFAULT;
 	if (len)
-		ecp_gf_skb_walk(k, dst, skb, offset, len);
+		ecp_gf_skb_walk(k, dst, skb, offset, len, acc);
 	return 0;
 }
+
+int ecp_gf_mul_acc_skb(const struct ecp_gf_coef *k, u8 *dst,
+		       const struct sk_buff *skb, int offset, int len)
+{
+	return ecp_gf_skb_apply(k, dst, skb, offset, len, true);
+}
 EXPORT_SYMBOL_IF_KUNIT(ecp_gf_mul_acc_skb);
+
+int ecp_gf_mul_skb(const struct ecp_gf_coef *k, u8 *dst,
+		   const struct sk_buff *skb, int offset, int len)
+{
+	return ecp_gf_skb_apply(k, dst, skb, offset, len, false);
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_gf_mul_skb);

@@ -144,6 +144,7 @@ struct skb_ctx {
 	u8 *dst, *want, row[256];
 	struct ecp_gf_coef k;
 	int len;
+	bool store;	/* ecp_gf_mul_skb(), not ecp_gf_mul_acc_skb() */
 };
 
 static bool check_range(struct skb_ctx *x, int off, int len)
@@ -153,14 +154,21 @@ static bool check_range(struct skb_ctx *x, int off, int len)
 	memset(x->dst, 0xa5, len + 2 * GUARD);
 	memset(x->want, 0xa5, len + 2 * GUARD);
 	for (i = 0; i < len; i++)
-		x->want[GUARD + i] ^= x->row[x->data[off + i]];
-	ret = ecp_gf_mul_acc_skb(&x->k, x->dst + GUARD, x->skb, off, len);
-	KUNIT_EXPECT_EQ_MSG(x->test, ret, 0, "off %d len %d", off, len);
+		x->want[GUARD + i] = x->row[x->data[off + i]] ^
+				     (x->store ? 0 : 0xa5);
+	if (x->store)
+		ret = ecp_gf_mul_skb(&x->k, x->dst + GUARD, x->skb, off, len);
+	else
+		ret = ecp_gf_mul_acc_skb(&x->k, x->dst + GUARD, x->skb, off,
+					 len);
+	KUNIT_EXPECT_EQ_MSG(x->test, ret, 0, "off %d len %d%s", off, len,
+			    x->store ? " (store)" : "");
 	for (i = 0; i < len + 2 * GUARD; i++) {
 		if (x->dst[i] != x->want[i]) {
-			KUNIT_FAIL(x->test, "c %#x off %d len %d: dst[%d] is %#x, want %#x",
-				   x->k.c, off, len, i - GUARD, x->dst[i],
-				   x->want[i]);
+			KUNIT_FAIL(x->test, "c %#x off %d len %d%s: dst[%d] is %#x, want %#x",
+				   x->k.c, off, len,
+				   x->store ? " (store)" : "", i - GUARD,
+				   x->dst[i], x->want[i]);
 			return false;
 		}
 	}
@@ -180,7 +188,7 @@ static void set_coef(struct skb_ctx *x, u8 c)
 
 static void gf_skb_test(struct kunit *test)
 {
-	static const u8 coefs[] = { 0x02, 0x8e, 0x01, 0xff };
+	static const u8 coefs[] = { 0x02, 0x8e, 0x01, 0xff, 0x00 };
 	const struct skb_layout *l = test->param_value;
 	int bounds[MAX_BOUNDS + 2], nb = 0, i, j, a, b, off, len, n = 0;
 	struct skb_ctx x = { .test = test };
@@ -221,7 +229,9 @@ static void gf_skb_test(struct kunit *test)
 					if (off < 0 || len < 0 ||
 					    off + len > x.len)
 						continue;
-					set_coef(&x, coefs[n++ % ARRAY_SIZE(coefs)]);
+					set_coef(&x, coefs[n % ARRAY_SIZE(coefs)]);
+					/* Both forms, with every coefficient. */
+					x.store = (n++ / ARRAY_SIZE(coefs)) & 1;
 					if (!check_range(&x, off, len))
 						goto out;
 				}
@@ -232,6 +242,7 @@ static void gf_skb_test(struct kunit *test)
 	set_coef(&x, 0x3d);
 	for (off = 0; off < x.len; off += 7) {
 		len = min(x.len - off, (off * 37) % 1700);
+		x.store = off & 8;
 		if (!check_range(&x, off, len))
 			goto out;
 	}
@@ -246,6 +257,11 @@ static void gf_skb_test(struct kunit *test)
 			-EFAULT);
 	KUNIT_EXPECT_EQ(test, ecp_gf_mul_acc_skb(&x.k, x.dst, x.skb, x.len, 0),
 			0);
+	KUNIT_EXPECT_EQ(test, ecp_gf_mul_skb(&x.k, x.dst, x.skb, 0, x.len + 1),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, ecp_gf_mul_skb(&x.k, x.dst, x.skb, -1, 1),
+			-EFAULT);
+	KUNIT_EXPECT_EQ(test, ecp_gf_mul_skb(&x.k, x.dst, x.skb, x.len, 0), 0);
 out:
 	kfree_skb(x.skb);
 }

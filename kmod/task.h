@@ -121,15 +121,6 @@ struct ecp_task {
 	s8 last_error_source;		/* source index or -1 */
 	s8 last_error_target;		/* row (target) index or -1 */
 	void *conn;			/* the data path's connection */
-	/*
-	 * An aborted connection left partial sums in the buffer; a work
-	 * item (conn.c) zeroes them in process context, and no connection
-	 * starts until it is done.  Under lock.
-	 */
-	bool buffer_dirty;
-	u64 dirty_off;			/* ring offset and length to zero */
-	u32 dirty_len;
-	struct work_struct clear_work;
 	struct ecp_stats stats;
 	struct ecp_source src[];	/* k of them */
 };

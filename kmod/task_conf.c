@@ -238,13 +238,10 @@ int ecp_task_change(struct ecp_net *en, u32 id, const struct ecp_task *model,
 		}
 	}
 	spin_lock_bh(&t->lock);
-	if (t->conn || t->buffer_dirty) {
-		bool conn = t->conn;
-
+	if (t->conn) {
 		spin_unlock_bh(&t->lock);
-		ecp_extack_fmt(extack, NULL, conn ?
-			       "task %u has a live connection; change it when it is idle" :
-			       "task %u is zeroing its buffer after an aborted connection; try again in a moment",
+		ecp_extack_fmt(extack, NULL,
+			       "task %u has a live connection; change it when it is idle",
 			       id);
 		ret = -EBUSY;
 		goto out;
@@ -310,9 +307,7 @@ int ecp_task_start(struct ecp_net *en, u32 id, struct netlink_ext_ack *extack)
 		ecp_event_task(en->net, t, ECPROXY_EVENT_TASK_STARTED);
 		break;
 	case -EBUSY:
-		ecp_extack_fmt(extack, NULL,
-			       "task %u is running, or zeroing its rings after a failed run",
-			       id);
+		ecp_extack_fmt(extack, NULL, "task %u is running", id);
 		break;
 	case -EHOSTUNREACH:
 		ecp_extack_fmt(extack, NULL,

@@ -14,8 +14,9 @@
 #    does, and no TCP gives up;
 #  - a client with window scale 14 and a small buffer: the sources' shift
 #    comes from the buffer, not from the client;
-#  - a connection aborted with its buffer full: the buffer is zeroed
-#    outside softirq, and the next client gets exact bytes.
+#  - a connection aborted with its buffer full of partial sums: the next
+#    client, at once, gets exact bytes (its rings store over what was
+#    left, they do not add to it).
 #
 #   A1 -------- S -------- B1, B2, B3
 set -u
@@ -194,9 +195,8 @@ pp ip netns exec $A sysctl -qw net.ipv4.tcp_rmem="4096 131072 6291456"
 
 # --- an abort with a full buffer ----------------------------------------------
 # B1 is slow, so B2 and B3 fill the 8 MiB buffer ahead of it (A's window
-# is larger: EBSN lets them); then A vanishes.  The buffer is zeroed in a work item, not in softirq, and A,
-# coming back at once, waits for that (its SYN is dropped, not reset) and
-# gets exact bytes.
+# is larger: EBSN lets them); then A vanishes, leaving megabytes of
+# partial sums in the rings.  A, coming back at once, gets exact bytes.
 EC_TASK="buffer 8m timeout linger 0" ec_prep 4 isal-cauchy 3 2 0 $((24 << 20)) >&2
 pp topo_cap_b 1 1mbit
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_rmem="4096 16777216 33554432"

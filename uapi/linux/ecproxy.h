@@ -206,8 +206,7 @@
  * source or target at fault); a target not fully served then gets a RST,
  * never a FIN.  A task can be started again once a run has ended.
  * -ENOENT if there is no such task; -EINVAL if it is not a DEST task;
- * -EBUSY while a run is under way (or its rings are being zeroed after a
- * failed one); -EHOSTUNREACH if S has no route to a source or target;
+ * -EBUSY while a run is under way; -EHOSTUNREACH if S has no route to a source or target;
  * -EADDRNOTAVAIL if no local port is free; -ENOMEM.  Answers with an ack
  * only, and sends an ECPROXY_EVENT_TASK_STARTED event.
  *
@@ -303,9 +302,7 @@
  * the task and add it again), nor can the read-only STATE, MEM and STATS.  -ENOENT if there is
  * no such task; -EBUSY while a client connection exists, lingering ones
  * included (the task's STATE is ECPROXY_TASK_BUSY), unless RATE is the
- * only change, and for the few
- * milliseconds after an aborted one while its buffer is zeroed: nothing
- * is changed then; -ENOSPC if the new buffer would exceed the namespace cap; -ENOMEM.
+ * only change: nothing is changed then; -ENOSPC if the new buffer would exceed the namespace cap; -ENOMEM.
  * The change is atomic: either every given attribute is applied, or none.
  * Answers with an ack only, and sends an ECPROXY_EVENT_TASK_CHANGED event.
  *
