@@ -36,7 +36,7 @@ struct ecp_dbuf {
 	u32 size;
 	u64 base;	/* everything below was acknowledged by the client */
 	u64 high;	/* highest offset written + 1, never below base */
-	u64 valid;	/* [base, valid) holds sums; never below high */
+	u64 valid;	/* [base, valid) holds sums, see above */
 	u32 peak;	/* largest high - base seen */
 };
 
@@ -76,7 +76,11 @@ int ecp_dbuf_span(const struct ecp_dbuf *d, u64 off, u32 len,
 int ecp_dbuf_view(struct ecp_dbuf *d, u64 off, u32 len,
 		  struct ecp_dbuf_span *sp);
 
-/* Record that bytes up to @end were written (occupancy and its peak). */
+/*
+ * Record that bytes up to @end were written (occupancy and its peak), as
+ * the writes below do themselves.  It marks no memory as holding sums:
+ * for a model of occupancy alone (ebsn_test.c).
+ */
 void ecp_dbuf_wrote(struct ecp_dbuf *d, u64 end);
 
 /*
