@@ -110,28 +110,13 @@ EXPORT_SYMBOL_IF_KUNIT(ecp_dbuf_view);
  */
 typedef int (*ecp_dbuf_put_fn)(void *ctx, u8 *dst, u32 at, u32 n, bool acc);
 
-static int ecp_dbuf_put_part(struct ecp_dbuf *d, u64 off, u64 from, u64 to,
-			     bool acc, ecp_dbuf_put_fn fn, void *ctx)
-{
-	struct ecp_dbuf_span sp;
-	int ret;
-
-	if (from >= to)
-		return 0;
-	ret = ecp_dbuf_span(d, from, to - from, &sp);
-	if (!ret)
-		ret = fn(ctx, sp.ptr[0], from - off, sp.len[0], acc);
-	if (!ret && sp.len[1])
-		ret = fn(ctx, sp.ptr[1], from - off + sp.len[0], sp.len[1],
-			 acc);
-	return ret;
-}
-
 static int ecp_dbuf_put(struct ecp_dbuf *d, u64 off, u32 len,
 			ecp_dbuf_put_fn fn, void *ctx)
 {
 	struct ecp_dbuf_span sp;
-	u64 end = off + len, mid;
+	u64 end = off + len;
+	u32 at = 0, nacc;
+	unsigned int i;
 	int ret;
 
 	ret = ecp_dbuf_span(d, off, len, &sp);
@@ -142,10 +127,19 @@ static int ecp_dbuf_put(struct ecp_dbuf *d, u64 off, u32 len,
 		ecp_dbuf_zero(d, d->valid, off);
 		d->valid = off;
 	}
-	mid = clamp(d->valid, off, end);
-	ret = ecp_dbuf_put_part(d, off, off, mid, true, fn, ctx);
-	if (!ret)
-		ret = ecp_dbuf_put_part(d, off, mid, end, false, fn, ctx);
+	/* The first nacc bytes add, the rest store; either piece may split. */
+	nacc = min(d->valid, end) - off;
+	for (i = 0; !ret && i < 2; i++) {
+		u32 a = min(sp.len[i], nacc);
+
+		if (a)
+			ret = fn(ctx, sp.ptr[i], at, a, true);
+		if (!ret && sp.len[i] > a)
+			ret = fn(ctx, sp.ptr[i] + a, at + a, sp.len[i] - a,
+				 false);
+		nacc -= a;
+		at += sp.len[i];
+	}
 	if (WARN_ON_ONCE(ret))
 		return ret;
 	d->valid = max(d->valid, end);
@@ -162,10 +156,7 @@ static int ecp_dbuf_put_flat_fn(void *ctx, u8 *dst, u32 at, u32 n, bool acc)
 {
 	struct ecp_dbuf_put_flat *p = ctx;
 
-	if (acc)
-		ecp_gf_mul_acc(p->c, dst, p->src + at, n);
-	else
-		ecp_gf_mul(p->c, dst, p->src + at, n);
+	ecp_gf_put(p->c, dst, p->src + at, n, acc);
 	return 0;
 }
 
@@ -222,10 +213,7 @@ static int ecp_dbuf_put_dbuf_fn(void *ctx, u8 *dst, u32 at, u32 n, bool acc)
 
 	ret = ecp_dbuf_view(p->src, p->off + at, n, &sp);
 	for (i = 0; !ret && i < 2; i++) {
-		if (acc)
-			ecp_gf_mul_acc(p->c, dst, sp.ptr[i], sp.len[i]);
-		else
-			ecp_gf_mul(p->c, dst, sp.ptr[i], sp.len[i]);
+		ecp_gf_put(p->c, dst, sp.ptr[i], sp.len[i], acc);
 		dst += sp.len[i];
 	}
 	return ret;

@@ -65,6 +65,19 @@ void ecp_gf_mul(const struct ecp_gf_coef *k, u8 *dst, const u8 *src,
 void ecp_gf_xor(u8 *dst, const u8 *src, size_t len);
 
 /*
+ * dst ^= c * src when @acc, else dst = c * src: for callers that add into
+ * memory holding sums and store over memory that holds none (dbuf.h).
+ */
+static inline void ecp_gf_put(const struct ecp_gf_coef *k, u8 *dst,
+			      const u8 *src, size_t len, bool acc)
+{
+	if (acc)
+		ecp_gf_mul_acc(k, dst, src, len);
+	else
+		ecp_gf_mul(k, dst, src, len);
+}
+
+/*
  * dst ^= k[0] * src[0] ^ ... ^ k[n - 1] * src[n - 1], reading each source
  * once and reading and writing dst once, where n ecp_gf_mul_acc() calls
  * read and write dst n times.  For a stream range whose bytes several

@@ -11,16 +11,6 @@
 
 #include "gf.h"
 
-/* dst = or ^= c * src, as @acc says. */
-static void ecp_gf_skb_put(const struct ecp_gf_coef *k, u8 *dst,
-			   const u8 *src, int len, bool acc)
-{
-	if (acc)
-		ecp_gf_mul_acc(k, dst, src, len);
-	else
-		ecp_gf_mul(k, dst, src, len);
-}
-
 /* Caller has checked that [offset, offset + len) lies inside skb. */
 static void ecp_gf_skb_walk(const struct ecp_gf_coef *k, u8 *dst,
 			    const struct sk_buff *skb, int offset, int len,
@@ -33,7 +23,7 @@ static void ecp_gf_skb_walk(const struct ecp_gf_coef *k, u8 *dst,
 	n = start - offset;
 	if (n > 0) {
 		n = min(n, len);
-		ecp_gf_skb_put(k, dst, skb->data + offset, n, acc);
+		ecp_gf_put(k, dst, skb->data + offset, n, acc);
 		len -= n;
 		if (!len)
 			return;
@@ -55,8 +45,8 @@ static void ecp_gf_skb_walk(const struct ecp_gf_coef *k, u8 *dst,
 			skb_frag_foreach_page(f, skb_frag_off(f) + offset - start,
 					      n, p, p_off, p_len, copied) {
 				vaddr = kmap_local_page(p);
-				ecp_gf_skb_put(k, dst + copied, vaddr + p_off,
-					       p_len, acc);
+				ecp_gf_put(k, dst + copied, vaddr + p_off, p_len,
+					   acc);
 				kunmap_local(vaddr);
 			}
 			len -= n;
