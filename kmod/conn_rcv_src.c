@@ -86,13 +86,16 @@ static bool ecp_conn_rcv_src_stale(struct ecp_conn *c, struct ecp_conn_src *s,
 
 /*
  * The ACK for a data segment [off, off + len) of s, of which @n bytes were
- * new; @holes: s had a gap before it; @segs: the segments it was sent in
- * (GRO merges them).  As a receiver: a segment past a hole is answered
- * with a duplicate ACK per segment at once, up to the three that make s
- * fast-retransmit (a GRO'd skb is one prompt short of many segments, and
- * s without SACK counts duplicates), one that fills a hole or repeats old
- * bytes with an ACK at once, one that reaches the window S gave s (within
- * a segment of its edge: s can send nothing more until acked) too, others
+ * new; @quick: it may not wait (s had a gap before it, or had been silent
+ * for an RTO); @segs: the segments it was sent in (GRO merges them).  As a
+ * receiver: a segment past a hole is answered with a duplicate ACK per
+ * segment at once, up to the three that make s fast-retransmit (a GRO'd
+ * skb is one prompt short of many segments, and s without SACK counts
+ * duplicates), one that fills a hole or repeats old bytes with an ACK at
+ * once, one that reaches the window S gave s (within a segment of its
+ * edge: s can send nothing more until acked) too, one after a silence of
+ * an RTO too (s restarts from its timer with a window of one segment, and
+ * Linux acks it at once, tcp_event_data_recv()'s quick ACKs), others
  * every two segments.  Held back until the timer's tick (50 ms), the last
  * ACK of a window made s with SACK send a tail loss probe (after two round
  * trips), a duplicate, for every window.
@@ -100,7 +103,7 @@ static bool ecp_conn_rcv_src_stale(struct ecp_conn *c, struct ecp_conn_src *s,
 static void ecp_conn_send_ack_src_data(struct ecp_conn *c,
 				       struct ecp_conn_src *s,
 				       struct sk_buff_head *q, u64 off, u32 len,
-				       s64 n, bool holes, unsigned int segs)
+				       s64 n, bool quick, unsigned int segs)
 {
 	u64 ack = ecp_conn_src_ack_off(s);
 
@@ -114,7 +117,7 @@ static void ecp_conn_send_ack_src_data(struct ecp_conn *c,
 		/* All old: s did not see our ACK; repeat it. */
 		ecp_conn_send_ack_src_always(c, s, q);
 	else
-		ecp_conn_send_ack_src(c, s, q, holes || n < len ||
+		ecp_conn_send_ack_src(c, s, q, quick || n < len ||
 				      ecp_ivset_count(&s->iv) ||
 				      off + len + s->mss > ecp_conn_src_told_edge(s));
 }
@@ -152,11 +155,12 @@ static void ecp_conn_src_dsack(struct ecp_conn_src *s, u64 off, u32 len)
 
 /*
  * Data, FIN and ACK from an established source: combine, then push to the
- * client.  Returns false if the connection must be freed.
+ * client.  @quiet: s had sent nothing for an RTO before @p.  Returns false
+ * if the connection must be freed.
  */
 static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 				 struct sk_buff *skb, const struct ecp_seg *p,
-				 struct sk_buff_head *q)
+				 bool quiet, struct sk_buff_head *q)
 {
 	struct ecp_task *t = c->t;
 	struct ecp_source *cfg = &t->src[s->peer.idx];
@@ -236,7 +240,7 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		/* A FIN is acked at once, below. */
 		if (!fin)
 			ecp_conn_send_ack_src_data(c, s, q, off, p->len, n,
-						   holes,
+						   holes || quiet,
 						   skb_shinfo(skb)->gso_segs);
 		if (n < p->len) {
 			atomic64_add(p->len - n, &cfg->stats.dup_bytes);
@@ -277,12 +281,15 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 	struct ecp_conn *c = s->peer.conn, *to_free = NULL;
 	struct ecp_task *t = c->t;
 	struct sk_buff_head q;
+	bool quiet;
 
 	__skb_queue_head_init(&q);
 	spin_lock_bh(&t->lock);
 	if (t->conn != c || c->dead)
 		goto out;
 	c->last_rx = jiffies;
+	/* Silent for Linux's least RTO: s restarts from its timer. */
+	quiet = time_after_eq(c->last_rx, s->last_rx + TCP_RTO_MIN);
 	s->last_rx = c->last_rx;
 	ecp_conn_steer(c, skb);
 	if (p->h.flags & TCPHDR_RST) {
@@ -354,7 +361,7 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_BAD_FLAGS);
 		goto out;
 	}
-	if (!ecp_conn_rcv_src_seg(c, s, skb, p, &q))
+	if (!ecp_conn_rcv_src_seg(c, s, skb, p, quiet, &q))
 		to_free = c;
 out:
 	ecp_conn_unlock_send(t, net, &q, to_free);

@@ -35,6 +35,7 @@
 #                           says what it negotiated and that it resent
 #   duplicates from B1      S D-SACKs them when B1 has SACK, and B1's stack
 #                           counts them
+#   B1 silent for an RTO    its next segment, alone, is acked at once
 #
 # Offloads stay on: S's GSO packets are dropped whole by netem, 44
 # segments at a time, as a full switch queue drops a burst.  A is
@@ -314,5 +315,37 @@ for sack in 1 0; do
 		test $((dsack > 0)) = $sack
 	ip netns exec ${B}1 tc qdisc del dev to-s root
 done
+
+# A source silent for an RTO comes back from its timer with one segment
+# and can send nothing more until it is acked: Linux acks such a segment
+# at once (its quick ACKs after a gap longer than its RTO), and so does
+# S; held to S's timer, less than two segments waited up to 50 ms, once
+# per RTO of every source.  B1 sends its first 5000 bytes in writes of
+# 1000, 300 ms apart (ecp-srv -P 5), and the capture of its link in S
+# must show each acked within 15 ms.  The client's ACKs come 100 ms after
+# S's segments (netem on its link), as behind a queue: the copy of one
+# to every source carries S's latest ack, and would ack B1 first.
+for i in 1 2 3; do
+	pp ip netns exec ${B}$i sysctl -qw net.ipv4.tcp_sack=1
+	pp ip netns exec ${B}$i sysctl -qw net.ipv4.tcp_timestamps=1
+done
+a_link delay 100ms limit 100000
+ip netns exec $S tcpdump -U -n -i to-b1 -w "$tmp/quiet.pcap" tcp 2>/dev/null &
+dump=$!
+sleep 1
+EC_SRV_ARGS="-T -P 5" case_run "a source silent for an RTO" 1 ".conns_done == 1"
+sleep 1
+kill $dump
+wait $dump 2>/dev/null
+ip netns exec $S tc qdisc del dev to-a1 root
+b1=$(topo_addr b1).$((8000 + id))
+# Each data segment of B1's after 250 ms without one, and how long S took
+# to send B1 anything after it, in ms.
+quiet=$(tcpdump -n -tt -r "$tmp/quiet.pcap" 2>/dev/null | awk -v b1="$b1" '
+	$3 == b1 && / length [1-9]/ { if (last && $1 - last >= 0.25) at = $1; last = $1; next }
+	$5 == b1 ":" && at { printf "%.1f ", ($1 - at) * 1000; at = 0 }')
+echo "# S acked B1's segments after a silence in: ${quiet:-nothing} ms"
+tap_check "a source silent for an RTO: its next segment acked at once, 5 times" \
+	awk -v l="$quiet" 'BEGIN { n = split(l, d, " "); for (i = 1; i <= n; i++) if (d[i] > 15) exit 1; exit n < 5 }'
 
 tap_done

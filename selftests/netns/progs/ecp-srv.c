@@ -5,7 +5,8 @@
  * process) read a request of exactly REQLEN bytes if asked to, stream FILE
  * and close.
  *
- *   ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] [-K] [-T] PORT FILE
+ *   ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] [-K] [-T] [-P N]
+ *           PORT FILE
  *
  * -L appends "served BYTES" (or "failed BYTES") to LOG for every
  * connection, so that a test can count how often a survivor was read;
@@ -13,7 +14,10 @@
  * retransmitted (tcp_info_line()), once everything it sent was acked.
  * -R writes the request received to REQFILE, so that a test can check that
  * every source got A's request.  -K sends keepalives after 1 s idle
- * (set_fast_keepalive()).  A connection whose request is short (EOF
+ * (set_fast_keepalive()).  -P sends the file's first N * 1000 bytes in
+ * writes of 1000, each followed by 300 ms of silence, longer than Linux's
+ * least RTO, then the rest: a sender that comes back from a silence with
+ * one small segment.  A connection whose request is short (EOF
  * or reset first) gets nothing and is closed, which the test sees as a
  * failed reconstruction.  Runs until killed.
  */
@@ -83,8 +87,12 @@ static void sent_info(int s, char *info, size_t size)
 		snprintf(info, size, "tcp info: %s", strerror(errno));
 }
 
+/* -P: the size of each of the first writes, and the silence after it. */
+#define PAUSE_WRITE	1000
+#define PAUSE_US	300000
+
 static int serve(int s, const char *file, size_t reqlen, const char *reqfile,
-		 size_t *sent, char *info, size_t infolen)
+		 size_t pauses, size_t *sent, char *info, size_t infolen)
 {
 	static char buf[1 << 16];
 	int fd;
@@ -97,7 +105,7 @@ static int serve(int s, const char *file, size_t reqlen, const char *reqfile,
 		return 1;
 	}
 	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
+		ssize_t n = read(fd, buf, pauses ? PAUSE_WRITE : sizeof(buf));
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -112,6 +120,10 @@ static int serve(int s, const char *file, size_t reqlen, const char *reqfile,
 			return 1;
 		}
 		*sent += n;
+		if (pauses) {
+			usleep(PAUSE_US);
+			pauses--;
+		}
 	}
 	close(fd);
 	if (info)
@@ -139,7 +151,7 @@ static void log_conn(const char *log, int ret, size_t sent, const char *info)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] [-K] [-T] PORT FILE\n");
+		"usage: ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] [-K] [-T] [-P N] PORT FILE\n");
 	exit(2);
 }
 
@@ -147,10 +159,10 @@ int main(int argc, char **argv)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	const char *reqfile = NULL, *log = NULL;
-	size_t reqlen = 0;
+	size_t reqlen = 0, pauses = 0;
 	int ls, opt, one = 1, keepalive = 0, info = 0;
 
-	while ((opt = getopt(argc, argv, "r:R:L:4:KT")) != -1) {
+	while ((opt = getopt(argc, argv, "r:R:L:4:KTP:")) != -1) {
 		switch (opt) {
 		case 'r':
 			if (parse_size(optarg, &reqlen))
@@ -167,6 +179,10 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			info = 1;
+			break;
+		case 'P':
+			if (parse_size(optarg, &pauses))
+				usage();
 			break;
 		case '4':
 			if (inet_pton(AF_INET, optarg, &sin.sin_addr) != 1)
@@ -208,8 +224,8 @@ int main(int argc, char **argv)
 			int ret;
 
 			close(ls);
-			ret = serve(s, argv[optind + 1], reqlen, reqfile, &sent,
-				    info ? line : NULL, sizeof(line));
+			ret = serve(s, argv[optind + 1], reqlen, reqfile, pauses,
+				    &sent, info ? line : NULL, sizeof(line));
 			log_conn(log, ret, sent, line);
 			_exit(ret);
 		}
