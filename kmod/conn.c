@@ -222,6 +222,8 @@ void ecp_conn_free(struct ecp_conn *c)
 	 */
 	del_timer(&c->timer);
 	hrtimer_cancel(&c->pace_timer);
+	/* Armed only under the lock while c lives: not again. */
+	hrtimer_cancel(&c->ack_timer);
 	ecp_conn_unhash_ports(c);
 	/*
 	 * Readers that found c under RCU only look at it until they see
@@ -309,6 +311,27 @@ static enum hrtimer_restart ecp_conn_pace_timer(struct hrtimer *timer)
 	return HRTIMER_NORESTART;
 }
 
+/* The sources' delayed ACKs (ecp_conn_send_ack_src_later()). */
+static enum hrtimer_restart ecp_conn_ack_timer(struct hrtimer *timer)
+{
+	struct ecp_conn *c = container_of(timer, struct ecp_conn, ack_timer);
+	struct ecp_task *t = c->t;
+	struct sk_buff_head q;
+	unsigned int i;
+
+	__skb_queue_head_init(&q);
+	spin_lock_bh(&t->lock);
+	if (t->conn != c || c->dead) {
+		spin_unlock_bh(&t->lock);
+		return HRTIMER_NORESTART;
+	}
+	c->ack_armed = false;
+	for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
+		ecp_conn_send_ack_src(c, &c->src[i], &q, true);
+	ecp_conn_unlock_send(t, c->net, &q, NULL);
+	return HRTIMER_NORESTART;
+}
+
 void ecp_conn_steer(struct ecp_conn *c, struct sk_buff *skb)
 {
 	if (raw_smp_processor_id() != c->home)
@@ -346,6 +369,8 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 	c->out = (void *)c + outs;
 	hrtimer_init(&c->pace_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	c->pace_timer.function = ecp_conn_pace_timer;
+	hrtimer_init(&c->ack_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	c->ack_timer.function = ecp_conn_ack_timer;
 	INIT_WORK(&c->free_work, ecp_conn_free_work);
 	c->src_mss = 0xffff;
 	/*

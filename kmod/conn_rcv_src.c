@@ -96,9 +96,10 @@ static bool ecp_conn_rcv_src_stale(struct ecp_conn *c, struct ecp_conn_src *s,
  * edge: s can send nothing more until acked) too, one after a silence of
  * an RTO too (s restarts from its timer with a window of one segment, and
  * Linux acks it at once, tcp_event_data_recv()'s quick ACKs), others
- * every two segments.  Held back until the timer's tick (50 ms), the last
- * ACK of a window made s with SACK send a tail loss probe (after two round
- * trips), a duplicate, for every window.
+ * every ack_segs segments, the rest within a millisecond
+ * (ecp_conn_send_ack_src_later()).  Held back until the timer's tick
+ * (50 ms), the last ACK of a window made s with SACK send a tail loss
+ * probe (after two round trips), a duplicate, for every window.
  */
 static void ecp_conn_send_ack_src_data(struct ecp_conn *c,
 				       struct ecp_conn_src *s,
@@ -116,10 +117,11 @@ static void ecp_conn_send_ack_src_data(struct ecp_conn *c,
 	else if (!n && off + len <= ack)
 		/* All old: s did not see our ACK; repeat it. */
 		ecp_conn_send_ack_src_always(c, s, q);
+	else if (quick || n < len || ecp_ivset_count(&s->iv) ||
+		 off + len + s->mss > ecp_conn_src_told_edge(s))
+		ecp_conn_send_ack_src(c, s, q, true);
 	else
-		ecp_conn_send_ack_src(c, s, q, quick || n < len ||
-				      ecp_ivset_count(&s->iv) ||
-				      off + len + s->mss > ecp_conn_src_told_edge(s));
+		ecp_conn_send_ack_src_later(c, s, q);
 }
 
 /*

@@ -596,6 +596,45 @@ void ecp_conn_send_ack_src(struct ecp_conn *c, struct ecp_conn_src *s,
 }
 
 /*
+ * A receiver acks every two segments (RFC 5681 §4.2), and each ACK is a
+ * packet S builds, routes and sends through the firewall: for RS(3,2)
+ * those ACKs made S spend more per byte it took in than forwarding spends
+ * per byte it forwards (docs/bench/routercpu/).  A source is acked every
+ * ack_segs segments instead, a stretch ACK, which a Linux sender takes by
+ * the bytes it acks (tcp_cong_avoid()), as it does from any receiver behind
+ * GRO; what is left is acked within ECP_ACK_DELAY_NS, inside the two
+ * round trips plus two ticks after which the source would send a tail loss
+ * probe.  ACKs that a hole, a silence or the window's edge call for still
+ * go at once (ecp_conn_send_ack_src_data()).
+ */
+static unsigned int ack_segs = 8;
+module_param(ack_segs, uint, 0644);
+MODULE_PARM_DESC(ack_segs,
+		 "Ack a source's in-order data every N segments, the rest within a millisecond (default: 8; 2 acks as often as a Linux receiver)");
+
+#define ECP_ACK_SEGS_MAX	64
+#define ECP_ACK_DELAY_NS	NSEC_PER_MSEC
+
+void ecp_conn_send_ack_src_later(struct ecp_conn *c, struct ecp_conn_src *s,
+				 struct sk_buff_head *q)
+{
+	u32 segs = clamp_t(u32, READ_ONCE(ack_segs), 1, ECP_ACK_SEGS_MAX);
+	u64 ack = ecp_conn_src_ack_off(s);
+
+	if (!s->synack || ack <= s->last_ack_off)
+		return;
+	if (ack - s->last_ack_off >= segs * (u64)s->mss) {
+		ecp_conn_send_ack_src_always(c, s, q);
+		return;
+	}
+	if (c->ack_armed)
+		return;
+	c->ack_armed = true;
+	hrtimer_start(&c->ack_timer, ns_to_ktime(ECP_ACK_DELAY_NS),
+		      HRTIMER_MODE_REL_SOFT);
+}
+
+/*
  * The client's segment @p to source s, cut to s's MSS: the client's
  * segments can be larger (a GSO packet from the client's side, or a path
  * to s with a smaller MTU), and S sends with DF.  Like TCP, never below

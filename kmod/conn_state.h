@@ -190,6 +190,12 @@ struct ecp_conn {
 	/* Sends what pacing held back (pace.h), soft: it takes t->lock. */
 	struct hrtimer pace_timer;
 	u64 pace_at;			/* when it is armed for; 0: not armed */
+	/*
+	 * Sends the sources' delayed ACKs (ecp_conn_send_ack_src_later()),
+	 * soft: it takes t->lock.
+	 */
+	struct hrtimer ack_timer;
+	bool ack_armed;			/* ack_timer is armed */
 	/* ecp_conn_free() of a connection the pacing timer tore down. */
 	struct work_struct free_work;
 	bool dead;
@@ -649,6 +655,12 @@ void ecp_conn_send_win_src(struct ecp_conn *c, struct ecp_conn_src *s,
  */
 void ecp_conn_send_ack_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			   struct sk_buff_head *q, bool now);
+/*
+ * Ack source s's in-order data every ack_segs segments, the rest within a
+ * millisecond (a stretch ACK, see conn_send.c).
+ */
+void ecp_conn_send_ack_src_later(struct ecp_conn *c, struct ecp_conn_src *s,
+				 struct sk_buff_head *q);
 /* An ACK to s now, new or not (s asked for it). */
 void ecp_conn_send_ack_src_always(struct ecp_conn *c, struct ecp_conn_src *s,
 				  struct sk_buff_head *q);
