@@ -317,7 +317,6 @@ static enum hrtimer_restart ecp_conn_ack_timer(struct hrtimer *timer)
 	struct ecp_conn *c = container_of(timer, struct ecp_conn, ack_timer);
 	struct ecp_task *t = c->t;
 	struct sk_buff_head q;
-	unsigned int i;
 
 	__skb_queue_head_init(&q);
 	spin_lock_bh(&t->lock);
@@ -325,9 +324,7 @@ static enum hrtimer_restart ecp_conn_ack_timer(struct hrtimer *timer)
 		spin_unlock_bh(&t->lock);
 		return HRTIMER_NORESTART;
 	}
-	c->ack_armed = false;
-	for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
-		ecp_conn_send_ack_src(c, &c->src[i], &q, true);
+	ecp_conn_send_ack_srcs(c, &q);
 	ecp_conn_unlock_send(t, c->net, &q, NULL);
 	return HRTIMER_NORESTART;
 }
@@ -1088,7 +1085,6 @@ static void ecp_conn_timer(struct timer_list *timer)
 	unsigned long now = jiffies;
 	struct sk_buff_head q;
 	bool free = false;
-	unsigned int i;
 	u8 err;
 
 	__skb_queue_head_init(&q);
@@ -1116,9 +1112,8 @@ static void ecp_conn_timer(struct timer_list *timer)
 			free = true;
 			break;
 		}
-		/* The delayed ACKs of ecp_conn_send_ack_src(). */
-		for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
-			ecp_conn_send_ack_src(c, &c->src[i], &q, true);
+		/* Anything c->ack_timer left. */
+		ecp_conn_send_ack_srcs(c, &q);
 		ecp_conn_tick_fin_src(c, now, &q);
 		if (ecp_conn_has_writer(c))
 			ecp_conn_tick_writer(c, now, &q);

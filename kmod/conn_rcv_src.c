@@ -119,7 +119,7 @@ static void ecp_conn_send_ack_src_data(struct ecp_conn *c,
 		ecp_conn_send_ack_src_always(c, s, q);
 	else if (quick || n < len || ecp_ivset_count(&s->iv) ||
 		 off + len + s->mss > ecp_conn_src_told_edge(s))
-		ecp_conn_send_ack_src(c, s, q, true);
+		ecp_conn_send_ack_src(c, s, q);
 	else
 		ecp_conn_send_ack_src_later(c, s, q);
 }

@@ -583,16 +583,29 @@ void ecp_conn_send_win_src(struct ecp_conn *c, struct ecp_conn_src *s,
 				      NULL, 0, 0, false);
 }
 
-void ecp_conn_send_ack_src(struct ecp_conn *c, struct ecp_conn_src *s,
-			   struct sk_buff_head *q, bool now)
+/* The bytes s contributed that S has not acked; 0 before its SYN-ACK. */
+static u64 ecp_conn_src_unacked(const struct ecp_conn_src *s)
 {
 	u64 ack = ecp_conn_src_ack_off(s);
 
 	if (!s->synack || ack <= s->last_ack_off)
-		return;
-	if (!now && ack - s->last_ack_off < 2 * (u64)s->mss)
-		return;
-	ecp_conn_send_ack_src_always(c, s, q);
+		return 0;
+	return ack - s->last_ack_off;
+}
+
+void ecp_conn_send_ack_src(struct ecp_conn *c, struct ecp_conn_src *s,
+			   struct sk_buff_head *q)
+{
+	if (ecp_conn_src_unacked(s))
+		ecp_conn_send_ack_src_always(c, s, q);
+}
+
+void ecp_conn_send_ack_srcs(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	unsigned int i;
+
+	for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
+		ecp_conn_send_ack_src(c, &c->src[i], q);
 }
 
 /*
@@ -619,19 +632,21 @@ void ecp_conn_send_ack_src_later(struct ecp_conn *c, struct ecp_conn_src *s,
 				 struct sk_buff_head *q)
 {
 	u32 segs = clamp_t(u32, READ_ONCE(ack_segs), 1, ECP_ACK_SEGS_MAX);
-	u64 ack = ecp_conn_src_ack_off(s);
+	u64 unacked = ecp_conn_src_unacked(s);
 
-	if (!s->synack || ack <= s->last_ack_off)
+	if (!unacked)
 		return;
-	if (ack - s->last_ack_off >= segs * (u64)s->mss) {
+	if (unacked >= segs * (u64)s->mss) {
 		ecp_conn_send_ack_src_always(c, s, q);
 		return;
 	}
-	if (c->ack_armed)
-		return;
-	c->ack_armed = true;
-	hrtimer_start(&c->ack_timer, ns_to_ktime(ECP_ACK_DELAY_NS),
-		      HRTIMER_MODE_REL_SOFT);
+	/*
+	 * Armed under the lock; a callback already dequeued takes the lock
+	 * after us and acks these bytes too, or this arms the next one.
+	 */
+	if (!hrtimer_is_queued(&c->ack_timer))
+		hrtimer_start(&c->ack_timer, ns_to_ktime(ECP_ACK_DELAY_NS),
+			      HRTIMER_MODE_REL_SOFT);
 }
 
 /*

@@ -195,7 +195,6 @@ struct ecp_conn {
 	 * soft: it takes t->lock.
 	 */
 	struct hrtimer ack_timer;
-	bool ack_armed;			/* ack_timer is armed */
 	/* ecp_conn_free() of a connection the pacing timer tore down. */
 	struct work_struct free_work;
 	bool dead;
@@ -648,13 +647,11 @@ void ecp_conn_send_ack_out(struct ecp_conn *c, struct ecp_conn_out *o,
  */
 void ecp_conn_send_win_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			   struct sk_buff_head *q);
-/*
- * Ack what source s contributed: if @now, whenever there is something new
- * to ack, else once two segments' worth is unacked (delayed ACK; the
- * connection's timer acks the rest).
- */
+/* Ack what source s contributed, if S has not acked all of it. */
 void ecp_conn_send_ack_src(struct ecp_conn *c, struct ecp_conn_src *s,
-			   struct sk_buff_head *q, bool now);
+			   struct sk_buff_head *q);
+/* The same for every source: the delayed ACKs, from the timers. */
+void ecp_conn_send_ack_srcs(struct ecp_conn *c, struct sk_buff_head *q);
 /*
  * Ack source s's in-order data every ack_segs segments, the rest within a
  * millisecond (a stretch ACK, see conn_send.c).
