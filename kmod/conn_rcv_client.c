@@ -147,11 +147,19 @@ static bool ecp_conn_rcv_client_seg(struct ecp_conn *c, struct sk_buff *skb,
 		rq->rcv_nxt = seq_off + p->len + fin;
 
 	/*
-	 * Copy to every source: same sequence number, S's own ack of the
-	 * source, window from EBSN (moved by the client's ack).
+	 * Copy to every source its bytes, its FIN and its probes: same
+	 * sequence number, S's own ack of the source, window from EBSN
+	 * (moved by the client's ack).  A pure ACK only moves that window,
+	 * and goes as a receiver's window update goes (__tcp_cleanup_rbuf()):
+	 * once the window a source has left would double, or reopen.  Copied,
+	 * each of A's ACKs cost S a packet per source.
 	 */
-	for (i = 0; i < c->k; i++)
-		ecp_conn_send_copy_src(c, &c->src[i], q, skb, p);
+	for (i = 0; i < c->k; i++) {
+		if (!p->len && !fin && seq_off == (s64)rq->rcv_nxt)
+			ecp_conn_send_win_src(c, &c->src[i], q);
+		else
+			ecp_conn_send_copy_src(c, &c->src[i], q, skb, p);
+	}
 
 	if (!ecp_conn_push(c, q))
 		return false;

@@ -96,7 +96,7 @@ static bool ecp_conn_rcv_src_stale(struct ecp_conn *c, struct ecp_conn_src *s,
  * edge: s can send nothing more until acked) too, one after a silence of
  * an RTO too (s restarts from its timer with a window of one segment, and
  * Linux acks it at once, tcp_event_data_recv()'s quick ACKs), others
- * every ack_segs segments, the rest within a millisecond
+ * every ack_segs segments, the rest within ack_delay_us (a millisecond)
  * (ecp_conn_send_ack_src_later()).  Held back until the timer's tick
  * (50 ms), the last ACK of a window made s with SACK send a tail loss
  * probe (after two round trips), a duplicate, for every window.

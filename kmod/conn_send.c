@@ -615,18 +615,30 @@ void ecp_conn_send_ack_srcs(struct ecp_conn *c, struct sk_buff_head *q)
  * per byte it forwards (docs/bench/routercpu/).  A source is acked every
  * ack_segs segments instead, a stretch ACK, which a Linux sender takes by
  * the bytes it acks (tcp_cong_avoid()), as it does from any receiver behind
- * GRO; what is left is acked within ECP_ACK_DELAY_NS, inside the two
- * round trips plus two ticks after which the source would send a tail loss
- * probe.  ACKs that a hole, a silence or the window's edge call for still
- * go at once (ecp_conn_send_ack_src_data()).
+ * GRO; what is left is acked within ack_delay_us, by default inside the
+ * two round trips plus two ticks after which the source would send a tail
+ * loss probe.  ACKs that a hole, a silence or the window's edge call for
+ * still go at once (ecp_conn_send_ack_src_data()).
  */
 static unsigned int ack_segs = 8;
 module_param(ack_segs, uint, 0644);
 MODULE_PARM_DESC(ack_segs,
-		 "Ack a source's in-order data every N segments, the rest within a millisecond (default: 8; 2 acks as often as a Linux receiver)");
+		 "Ack a source's in-order data every N segments, the rest within ack_delay_us (default: 8; 2 acks as often as a Linux receiver)");
 
 #define ECP_ACK_SEGS_MAX	64
-#define ECP_ACK_DELAY_NS	NSEC_PER_MSEC
+
+/*
+ * Longer than a source's round trip, the delay paces its ACKs instead of
+ * ack_segs; as long as Linux's delayed ACK (40 ms), ack_segs alone decides
+ * whenever a source sends more than ack_segs segments in that time.
+ */
+static unsigned int ack_delay_us = 1000;
+module_param(ack_delay_us, uint, 0644);
+MODULE_PARM_DESC(ack_delay_us,
+		 "Ack a source's in-order data left over by ack_segs within N microseconds (default: 1000; 50 to 200000)");
+
+#define ECP_ACK_DELAY_MIN_US	50
+#define ECP_ACK_DELAY_MAX_US	jiffies_to_usecs(TCP_DELACK_MAX)
 
 void ecp_conn_send_ack_src_later(struct ecp_conn *c, struct ecp_conn_src *s,
 				 struct sk_buff_head *q)
@@ -645,7 +657,11 @@ void ecp_conn_send_ack_src_later(struct ecp_conn *c, struct ecp_conn_src *s,
 	 * after us and acks these bytes too, or this arms the next one.
 	 */
 	if (!hrtimer_is_queued(&c->ack_timer))
-		hrtimer_start(&c->ack_timer, ns_to_ktime(ECP_ACK_DELAY_NS),
+		hrtimer_start(&c->ack_timer,
+			      ns_to_ktime(NSEC_PER_USEC *
+					  clamp_t(u64, READ_ONCE(ack_delay_us),
+						  ECP_ACK_DELAY_MIN_US,
+						  ECP_ACK_DELAY_MAX_US)),
 			      HRTIMER_MODE_REL_SOFT);
 }
 

@@ -641,9 +641,9 @@ void ecp_conn_send_ack_out(struct ecp_conn *c, struct ecp_conn_out *o,
 /*
  * An output's ACK freed ring space: send source s a window update if its
  * window at least doubles, as a receiver's stack does when its reader
- * frees buffer (__tcp_cleanup_rbuf()).  A client's ACKs reach the sources
- * anyway (ecp_conn_send_copy_src()); a target's would not, and a source
- * at its edge would wait for its own zero-window probe.
+ * frees buffer (__tcp_cleanup_rbuf()); without one, a source at its edge
+ * would wait for its own zero-window probe.  For a client's pure ACKs
+ * too: what else it sends is copied (ecp_conn_send_copy_src()).
  */
 void ecp_conn_send_win_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			   struct sk_buff_head *q);
@@ -653,8 +653,8 @@ void ecp_conn_send_ack_src(struct ecp_conn *c, struct ecp_conn_src *s,
 /* The same for every source: the delayed ACKs, from the timers. */
 void ecp_conn_send_ack_srcs(struct ecp_conn *c, struct sk_buff_head *q);
 /*
- * Ack source s's in-order data every ack_segs segments, the rest within a
- * millisecond (a stretch ACK, see conn_send.c).
+ * Ack source s's in-order data every ack_segs segments, the rest within
+ * ack_delay_us (a stretch ACK, see conn_send.c).
  */
 void ecp_conn_send_ack_src_later(struct ecp_conn *c, struct ecp_conn_src *s,
 				 struct sk_buff_head *q);

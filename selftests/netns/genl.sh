@@ -55,7 +55,8 @@ for p in "netns_mem_max:Bytes of task buffers each network namespace may reserve
 	 "gf_bench_ms:Benchmark time per implementation at load (ms) (uint)" \
 	 "gf_bench:Measured mul_acc MB/s per implementation" \
 	 "prompt_sources:Answer a source's segments past a hole with duplicate ACKs so that it fast-retransmits (default: Y; N leaves recovery to its RTO, for comparison) (bool)" \
-	 "ack_segs:Ack a source's in-order data every N segments, the rest within a millisecond (default: 8; 2 acks as often as a Linux receiver) (uint)" \
+	 "ack_segs:Ack a source's in-order data every N segments, the rest within ack_delay_us (default: 8; 2 acks as often as a Linux receiver) (uint)" \
+	 "ack_delay_us:Ack a source's in-order data left over by ack_segs within N microseconds (default: 1000; 50 to 200000) (uint)" \
 	 "pacing:Pace what S sends each client and target over the round trip, as Linux's TCP does (default: Y; N sends what the windows allow at once, for comparison; a rate cap still paces) (bool)" \
 	 "steer_by_load:With RFS on, home each new connection on the CPU with the fewest connections (default: Y; N homes it where it was accepted, as without RFS) (bool)"; do
 	if modinfo -F parm ecproxy | grep -qxF "$p"; then
@@ -64,8 +65,8 @@ for p in "netns_mem_max:Bytes of task buffers each network namespace may reserve
 		tap_fail "modinfo parameter ${p%%:*} with its description" "$(modinfo -F parm ecproxy)"
 	fi
 done
-tap_check "modinfo lists exactly eight parameters" \
-	sh -c '[ "$(modinfo -F parm ecproxy | wc -l)" = 8 ]'
+tap_check "modinfo lists exactly nine parameters" \
+	sh -c '[ "$(modinfo -F parm ecproxy | wc -l)" = 9 ]'
 tap_check "ecctl gf reports the module's version" \
 	sh -c "$ECCTL gf | grep -qx 'ecproxy $got_ver'"
 

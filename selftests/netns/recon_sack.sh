@@ -37,8 +37,9 @@
 #                           counts them
 #   B1 silent for an RTO    its next segment, alone, is acked at once
 #   stretch ACKs            S acks B1 every eight segments (module
-#                           parameter ack_segs): fewer than 0.85 times the
-#                           ACKs of every two (ack_segs=2), byte-exact both
+#                           parameter ack_segs, ack_delay_us 40 ms): fewer
+#                           than 0.75 times the ACKs of every two
+#                           (ack_segs=2), byte-exact both
 #
 # Offloads stay on: S's GSO packets are dropped whole by netem, 44
 # segments at a time, as a full switch queue drops a burst.  A is
@@ -358,12 +359,14 @@ tap_check "a source silent for an RTO: its next segment acked at once, 5 times" 
 # S's ACKs, and the handshake and the request's copy, the same both ways.
 # socat's 8 KiB writes reach S as packets of four segments and fewer;
 # ecp-srv's as GSO packets of tens, acked one by one either way.  Under
-# TCG a millisecond of a source's is often less than eight segments, and
-# S's ACK timer acks what came: 447 against 607 when the bound was set.
+# TCG a millisecond of a source's is often less than one segment, and
+# S's ACK timer, not ack_segs, acks what came (CI saw 592 against 530 at
+# the default delay); at Linux's delayed ACK of 40 ms ack_segs decides.
 EC_SERVER=socat
 unset EC_SRVLOG
 EC_SRV_ARGS=
 acks=()
+echo 40000 > /sys/module/ecproxy/parameters/ack_delay_us
 for segs in 2 8; do
 	echo $segs > /sys/module/ecproxy/parameters/ack_segs
 	in=$(topo_nstat ${B}1 TcpInSegs)
@@ -371,8 +374,9 @@ for segs in 2 8; do
 	acks+=($(($(topo_nstat ${B}1 TcpInSegs) - in)))
 done
 echo 8 > /sys/module/ecproxy/parameters/ack_segs
-echo "# segments B1 received for its 4 MiB, acked every 2 and every 8: ${acks[*]}"
-tap_check "acked every 8 segments: under 0.85 times the ACKs of every 2" \
-	test $((acks[1] * 100)) -lt $((acks[0] * 85))
+echo 1000 > /sys/module/ecproxy/parameters/ack_delay_us
+echo "# segments B1 received for its 4 MiB, acked every 2 and every 8 (40 ms delay): ${acks[*]}"
+tap_check "acked every 8 segments: under 0.75 times the ACKs of every 2" \
+	test $((acks[1] * 100)) -lt $((acks[0] * 75))
 
 tap_done
