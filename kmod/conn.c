@@ -825,7 +825,14 @@ static u8 ecp_conn_out_tick(struct ecp_conn *c, struct ecp_conn_out *o,
 	} else if (ecp_conn_out_persist(o) &&
 		   time_after_eq(now, o->last_progress + o->rto)) {
 		ecp_conn_send_probe_out(c, o, q);
-		o->rto = min_t(unsigned long, o->rto * 2, ECP_PERSIST_MAX);
+		/*
+		 * Only the probes draw the output's answers, which keep the
+		 * connection from its idle timeout: three per idle time, or a
+		 * live client that holds its window closed for a few minutes
+		 * is reset between two of them.
+		 */
+		o->rto = min_t(unsigned long, o->rto * 2,
+			       min_t(unsigned long, ECP_PERSIST_MAX, idle / 3));
 		o->last_progress = now;
 	}
 	return 0;

@@ -8,7 +8,8 @@
 #    SYN when the port range is too small to avoid them and S offers no
 #    timestamps (with them the TIME-WAITs take S's SYNs);
 #  - a client that stops reading for 10 s, its window update lost: S's
-#    persist timer probes the zero window;
+#    persist timer probes the zero window; one that stops for four idle
+#    timeouts: the probes come often enough that its answers keep it;
 #  - a client that sends keepalives while a source stalls, and sources
 #    that send them before their first byte: S answers each, as TCP
 #    does, and no TCP gives up;
@@ -93,6 +94,16 @@ client_done() {
 	fi
 }
 
+# client_paused ID: A reads task ID with ecp-cli, a 16 KiB buffer, in the
+# background ($cpid), and stops after its first bytes until $tmp/go.ID.
+client_paused() {
+	local port=$((7000 + $1))
+	echo "[+] ip netns exec $A ecp-cli -P go.$1 -b 16384 -o out $VIP $port" >&"$tap_log"
+	ip netns exec $A "$PROGS/ecp-cli" -P "$tmp/go.$1" -b 16384 \
+		-o "$tmp/$1/out" $VIP $port 2> "$tmp/$1/err" &
+	cpid=$!
+}
+
 # --- a client that stops reading -------------------------------------------
 # A reads the first bytes, then nothing for 10 s: its 16 KiB buffer fills
 # and its window closes.  When it reads again, its link drops everything
@@ -106,21 +117,32 @@ client_done() {
 # as a dead one, whose idle timeout came before the test's "go".
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_adv_win_scale=-2
 EC_TASK="timeout idle 30000" ec_prep 2 isal-cauchy 3 2 0 $((2 << 20)) >&2
-echo "[+] ip netns exec $A ecp-cli -P go -b 16384 -o out $VIP 7002" >&"$tap_log"
-ip netns exec $A "$PROGS/ecp-cli" -P "$tmp/go" -b 16384 -o "$tmp/2/out" \
-	$VIP 7002 2> "$tmp/2/err" &
-cpid=$!
+client_paused 2
 sleep 10
 tap_check "S probes the client's zero window" \
 	wait_for 10 sh -c "[ \$(ip netns exec $S '$ECCTL' -j task show id 2 -s | jq '.[0].stats.window_probes') -gt 0 ]"
 pp ip netns exec $A tc qdisc replace dev to-s root netem loss 100%
-touch "$tmp/go"
+touch "$tmp/go.2"
 sleep 2
 pp ip netns exec $A tc qdisc replace dev to-s root netem loss 2%
 client_done "it reads again, its window update lost: byte-exact" 2
 ip netns exec $A nstat -az TcpExtTCPRcvQDrop TcpExtTCPOFODrop | sed 's/^/# A: /'
-pp ip netns exec $A sysctl -qw net.ipv4.tcp_adv_win_scale=1
 pp ip netns exec $A tc qdisc del dev to-s root
+ec_stop_servers
+
+# A closes its window for 12 s, four times the idle timeout: it answers
+# every probe, and only those answers keep the connection.  Backed off
+# towards a minute, the probes came 3.2 s apart after 3 s, and the
+# connection was reset between two of them; S probes at least three
+# times per idle time.
+EC_TASK="timeout idle 3000" ec_prep 3 isal-cauchy 3 2 0 $((2 << 20)) >&2
+client_paused 3
+sleep 12
+touch "$tmp/go.3"
+client_done "its window closed for four idle times: byte-exact" 3
+tap_check "its window closed for four idle times: S probed it 8 times or more" \
+	sh -c "[ \$(ip netns exec $S '$ECCTL' -j task show id 3 -s | jq '.[0].stats.window_probes') -ge 8 ]"
+pp ip netns exec $A sysctl -qw net.ipv4.tcp_adv_win_scale=1
 ec_stop_servers
 
 # --- a client's keepalives ----------------------------------------------------
