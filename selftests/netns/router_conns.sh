@@ -135,13 +135,13 @@ ec_stop_servers
 # towards a minute, the probes came 3.2 s apart after 3 s, and the
 # connection was reset between two of them; S probes at least three
 # times per idle time.
-EC_TASK="timeout idle 3000" ec_prep 3 isal-cauchy 3 2 0 $((2 << 20)) >&2
-client_paused 3
+EC_TASK="timeout idle 3000" ec_prep 7 isal-cauchy 3 2 0 $((2 << 20)) >&2
+client_paused 7
 sleep 12
-touch "$tmp/go.3"
-client_done "its window closed for four idle times: byte-exact" 3
+touch "$tmp/go.7"
+client_done "its window closed for four idle times: byte-exact" 7
 tap_check "its window closed for four idle times: S probed it 8 times or more" \
-	sh -c "[ \$(ip netns exec $S '$ECCTL' -j task show id 3 -s | jq '.[0].stats.window_probes') -ge 8 ]"
+	sh -c "[ \$(ip netns exec $S '$ECCTL' -j task show id 7 -s | jq '.[0].stats.window_probes') -ge 8 ]"
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_adv_win_scale=1
 ec_stop_servers
 
