@@ -141,7 +141,7 @@ sleep 12
 touch "$tmp/go.7"
 client_done "its window closed for four idle times: byte-exact" 7
 tap_check "its window closed for four idle times: S probed it 8 times or more" \
-	sh -c "[ \$(ip netns exec $S '$ECCTL' -j task show id 7 -s | jq '.[0].stats.window_probes') -ge 8 ]"
+	test "$(ec_stats 7 .stats.window_probes)" -ge 8
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_adv_win_scale=1
 ec_stop_servers
 
