@@ -136,18 +136,20 @@ if [ -s "$out/loss.csv" ]; then
 			if (!(k in seen)) { seen[k] = 1; o[c++] = k } }
 		function med(k, w) { return n[k, w] ? r[k, w, int((n[k, w] + 1) / 2)] : 0 }
 		function rtos(k, w) { return nr[k, w] ? sprintf("%.1f", rto[k, w] / nr[k, w]) : "-" }
-		# Per node read: replication reads one, ecproxy 6, the spares 7 and 8.
+		# Per node read: replication reads one, native and ecproxy 6, the
+		# spares 7 and 8.
 		function per(k, w, nodes) { return nr[k, w] ? sprintf("%.2f", rto[k, w] / nr[k, w] / nodes) : "-" }
 		END {
-			print "link,loss,replication_mbit_s,native_mbit_s,ecproxy_mbit_s,ratio_to_replication,replication_source_rtos,ecproxy_source_rtos,spare1_mbit_s,spare1_ratio_to_replication,spare1_source_rtos,spare2_mbit_s,spare2_ratio_to_replication,spare2_source_rtos,replication_rtos_per_node,ecproxy_rtos_per_node,spare1_rtos_per_node,spare2_rtos_per_node"
+			print "link,loss,replication_mbit_s,native_mbit_s,ecproxy_mbit_s,ratio_to_replication,replication_source_rtos,ecproxy_source_rtos,spare1_mbit_s,spare1_ratio_to_replication,spare1_source_rtos,spare2_mbit_s,spare2_ratio_to_replication,spare2_source_rtos,replication_rtos_per_node,ecproxy_rtos_per_node,spare1_rtos_per_node,spare2_rtos_per_node,native_source_rtos,native_rtos_per_node"
 			for (i = 0; i < c; i++) {
 				x = med(o[i], "replication"); e = med(o[i], "ecproxy")
 				s1 = med(o[i], "spare1"); s2 = med(o[i], "spare2")
-				printf "%s,%.3f,%.3f,%.3f,%.2f,%s,%s,%.3f,%.2f,%s,%.3f,%.2f,%s,%s,%s,%s,%s\n", o[i], x, med(o[i], "native"), e, x ? e / x : 0,
+				printf "%s,%.3f,%.3f,%.3f,%.2f,%s,%s,%.3f,%.2f,%s,%.3f,%.2f,%s,%s,%s,%s,%s,%s,%s\n", o[i], x, med(o[i], "native"), e, x ? e / x : 0,
 					rtos(o[i], "replication"), rtos(o[i], "ecproxy"),
 					s1, x ? s1 / x : 0, rtos(o[i], "spare1"), s2, x ? s2 / x : 0, rtos(o[i], "spare2"),
 					per(o[i], "replication", 1), per(o[i], "ecproxy", 6),
-					per(o[i], "spare1", 7), per(o[i], "spare2", 8)
+					per(o[i], "spare1", 7), per(o[i], "spare2", 8),
+					rtos(o[i], "native"), per(o[i], "native", 6)
 			}
 		}' > "$out/loss-summary.csv"
 	plot loss "set title 'Goodput under loss, RS(6,3) (A link $cap)'; set ylabel 'Mbit/s';
@@ -159,12 +161,12 @@ if [ -s "$out/loss.csv" ]; then
 	{
 		echo "## Goodput under loss, RS(6,3) ([loss.png](loss.png), [loss.csv](loss.csv))"
 		echo
-		echo "Medians of $(awk -F, 'NR > 1 && $3 > m { m = $3 } END { print m }' "$out/loss.csv") runs. Loss on A's link is on the data S (or the router) sends A; on the sources' links, on the data every storage node sends. Burst: netem gemodel 2% 50%. Sources' RTOs: the retransmission timeouts of the storage nodes' own TCP (TcpExtTCPTimeouts, all nodes summed) per transfer, the mean of the runs; replication reads one node, ecproxy k (6), so the same loss per link meets ecproxy's transfer k times as often; per node read, the same RTOs divided by the nodes each way reads (1, 6, 7, 8), says whether a node's TCP fares worse towards S than towards A. ecproxy + 1 spare and + 2 spares read one and two more nodes (k + 1, k + 2) and complete the rows wherever all sources but as many as there are spares have sent (ecctl task add ... spare), on the sources' links only."
+		echo "Medians of $(awk -F, 'NR > 1 && $3 > m { m = $3 } END { print m }' "$out/loss.csv") runs. Loss on A's link is on the data S (or the router) sends A; on the sources' links, on the data every storage node sends. Burst: netem gemodel 2% 50%. Sources' RTOs: the retransmission timeouts of the storage nodes' own TCP (TcpExtTCPTimeouts, all nodes summed) per transfer, the mean of the runs; replication reads one node, native EC and ecproxy k (6), so the same loss per link meets their transfers k times as often; per node read, the same RTOs divided by the nodes each way reads (1, 6, 6, 7, 8), says whether a node's TCP fares worse towards S than towards A. ecproxy + 1 spare and + 2 spares read one and two more nodes (k + 1, k + 2) and complete the rows wherever all sources but as many as there are spares have sent (ecctl task add ... spare), on the sources' links only."
 		echo
-		echo "| link | loss | replication Mbit/s | native Mbit/s | ecproxy Mbit/s | ecproxy / replication | + 1 spare / replication | + 2 spares / replication | sources' RTOs per transfer: replication / ecproxy / + 1 spare / + 2 spares | per node read |"
+		echo "| link | loss | replication Mbit/s | native Mbit/s | ecproxy Mbit/s | ecproxy / replication | + 1 spare / replication | + 2 spares / replication | sources' RTOs per transfer: replication / native / ecproxy / + 1 spare / + 2 spares | per node read |"
 		echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 		awk -F, 'function r(x) { return x > 0 ? sprintf("**%.2f**", x) : "-" }
-			NR > 1 { printf "| %s | %s | %.2f | %.2f | %.2f | **%.2f** | %s | %s | %s / %s / %s / %s | %s / %s / %s / %s |\n", $1, $2, $3, $4, $5, $6, r($10), r($13), $7, $8, $11, $14, $15, $16, $17, $18 }' "$out/loss-summary.csv"
+			NR > 1 { printf "| %s | %s | %.2f | %.2f | %.2f | **%.2f** | %s | %s | %s / %s / %s / %s / %s | %s / %s / %s / %s / %s |\n", $1, $2, $3, $4, $5, $6, r($10), r($13), $7, $19, $8, $11, $14, $15, $20, $16, $17, $18 }' "$out/loss-summary.csv"
 		echo
 	} >> "$md"
 fi
