@@ -958,20 +958,29 @@ static u8 ecp_conn_stalled(struct ecp_conn *c, unsigned long now,
 
 /*
  * A repeated SYN waits ECP_SYN_RTTS of the slowest answered round trip, at
- * least ECP_RTO_MIN, doubled per SYN up to 2^ECP_SYN_BACKOFF times: three
- * round trips leave room for a peer that is only slower than the others,
- * and a peer that is down costs a few SYNs within the handshake timeout.
+ * least a tick, doubled per SYN up to 2^ECP_SYN_BACKOFF times: three round
+ * trips leave room for a peer that is only slower than the others, and a
+ * peer that is down costs a few SYNs within the handshake timeout.  Every
+ * answered source waits in SYN-RECV for the last one, and takes that wait
+ * as its first round trip (tcp_synack_rtt_meas()): at 200 ms, the floor
+ * this had, their RTOs started at 600 ms.  After the first, repeats keep
+ * ECP_SYN_GAP apart: a Linux peer in SYN-RECV answers a repeated SYN with
+ * its SYN-ACK at most once per tcp_invalid_ratelimit (500 ms,
+ * tcp_check_req()), so closer ones would draw nothing.
  */
 #define ECP_SYN_RTTS		3
 #define ECP_SYN_BACKOFF		6
+#define ECP_SYN_GAP		(HZ / 2 + ECP_TICK)
 
 static bool ecp_conn_syn_due(const struct ecp_conn_peer *p, unsigned long wait,
 			     unsigned long now)
 {
-	return p->syns &&
-	       time_after_eq(now, p->syn_at +
-			     (wait << min_t(unsigned int, p->syns - 1,
-					    ECP_SYN_BACKOFF)));
+	if (p->syns > 1)
+		wait = max_t(unsigned long,
+			     wait << min_t(unsigned int, p->syns - 1,
+					   ECP_SYN_BACKOFF),
+			     ECP_SYN_GAP);
+	return p->syns && time_after_eq(now, p->syn_at + wait);
 }
 
 /*
@@ -991,7 +1000,7 @@ static void ecp_conn_tick_syns(struct ecp_conn *c, unsigned long now,
 
 	if (!c->syn_timed)
 		return;
-	wait = max_t(unsigned long, ECP_SYN_RTTS * c->syn_rtt, ECP_RTO_MIN);
+	wait = max_t(unsigned long, ECP_SYN_RTTS * c->syn_rtt, ECP_TICK);
 	for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
 		if (!c->src[i].synack &&
 		    ecp_conn_syn_due(&c->src[i].peer, wait, now))

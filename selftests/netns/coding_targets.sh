@@ -241,7 +241,7 @@ ec_stop_servers
 # Its SYN-ACK's round trip times the first flight's RTO, as Linux's
 # tcp_synack_rtt_meas() does: with 200 ms and no sample, S re-sent the
 # first flight before its ack could come back.  S repeats the SYN after
-# three of the sources' round trips (200 ms at least), before T1 can
+# three of the sources' round trips (a tick at least), before T1 can
 # answer: the sample is the echo of S's clock in T1's SYN-ACK.  Without
 # timestamps the repeated SYN leaves no sample at all, and the first
 # flight's RTO is Linux's fallback of 3 s.

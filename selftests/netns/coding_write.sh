@@ -247,8 +247,8 @@ ecin $S task flush >&2
 
 # --- a target's SYN-ACK lost ---------------------------------------------
 # T2 drops the first SYN-ACK it sends: the other targets answered, so S
-# sends T2 its SYN again after three of their round trips (at least
-# 200 ms), and W gets its SYN-ACK before its own 1 s SYN timeout: it does
+# sends T2 its SYN again after three of their round trips (at least a
+# tick), and W gets its SYN-ACK before its own 1 s SYN timeout: it does
 # not re-send its SYN (its stack's TCPSynRetrans).
 pp topo_drop_first_synack "$T"2 9017
 syns=$(topo_nstat $A TcpExtTCPSynRetrans)
