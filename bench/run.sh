@@ -334,8 +334,10 @@ fi
 # RS(6,3), A's link capped as in the codes figure, RTT as it is.  Loss on
 # A's link: netem on S's end (the data to A), the cap's tbf under it; on
 # the sources' links: netem on every storage node's end (the data to S,
-# the replica's included).  Burst loss is netem's Gilbert-Elliott model
-# (gemodel 2% 50%: bursts of two packets on average, about 4% lost).
+# the replica's included), each node's TCP sending one segment per packet
+# there (topo_segs), so that the loss is per segment, as on a wire.
+# Burst loss is netem's Gilbert-Elliott model (gemodel 2% 50%: bursts of
+# two packets on average, about 4% lost).
 # Medians of reps runs of each way.  On the sources' links two more:
 # spare1 and spare2, ecproxy reading one and two more survivors (tasks 2
 # and 3, "spare"), so that the rows need not wait for the slowest of the
@@ -353,6 +355,7 @@ loss_on() {
 		ip netns exec "$S" tc qdisc replace dev to-a1 parent 1:1 $tbf ;;
 	sources)
 		for i in $(seq 1 16); do
+			topo_segs "$B$i" to-s 1 &&
 			ip netns exec "$B$i" tc qdisc replace dev to-s root \
 				netem "$@" limit 100000 || return 1
 		done ;;
@@ -363,6 +366,7 @@ loss_off() {
 	topo_uncap 1
 	for i in $(seq 1 16); do
 		topo_uncap_b "$i"
+		topo_segs "$B$i" to-s 65535
 	done
 }
 if want loss; then

@@ -375,6 +375,16 @@ topo_uncap_b() {
 	return 0
 }
 
+# topo_segs NS DEV N: NS's TCP puts at most N segments in one packet on
+# DEV (gso_max_segs, taken at connect).  A qdisc on a veth sees a
+# sender's GSO packet whole, so netem's "loss 5%" would drop 5% of
+# packets of up to 44 segments, often a window's whole tail; with N 1
+# it drops segments, as a lossy wire drops frames that a NIC cut from
+# them.  65535 is the default.
+topo_segs() {
+	ip -n "$1" link set "$2" gso_max_segs "$3"
+}
+
 # Drops that netem cannot make: netem runs before a GSO packet is cut into
 # segments, and TCP builds them whatever the link's offloads
 # (sk_setup_caps()).  Each makes NS's table "loss", one counted rule;
