@@ -243,13 +243,15 @@ if [ -s "$out/routercpu.csv" ]; then
 				if (v[k, idx[j]] < v[k, idx[i]]) { t = idx[i]; idx[i] = idx[j]; idx[j] = t }
 			return line[k, idx[int((m + 1) / 2)]] }
 		END {
-			print "code,forwarding_mbit_s,forwarding_s_busy,forwarding_ns_per_byte,ecproxy_output_mbit_s,ecproxy_input_mbit_s,ecproxy_s_busy,ecproxy_ns_per_input_byte,ecproxy_ns_per_output_byte,input_ratio,output_ratio"
+			print "code,forwarding_mbit_s,forwarding_s_busy,forwarding_ns_per_byte,ecproxy_output_mbit_s,ecproxy_input_mbit_s,ecproxy_s_busy,ecproxy_ns_per_input_byte,ecproxy_ns_per_output_byte,input_ratio,output_ratio,forwarding_sent_packets_per_mb,ecproxy_sent_packets_per_mb"
 			for (i = 0; i < nc; i++) {
 				c = o[i]
 				if (!n[c, "replication"] || !n[c, "ecproxy"]) continue
 				split(med(c SUBSEP "replication"), f, ","); split(med(c SUBSEP "ecproxy"), e, ",")
-				printf "%s,%.3f,%.2f,%.2f,%.3f,%.3f,%.2f,%.2f,%.2f,%.2f,%.2f\n", c, f[7], f[10], f[11],
-					e[7], e[8], e[10], e[11], e[12], f[11] ? e[11] / f[11] : 0, f[11] ? e[12] / f[11] : 0
+				# Packets S sent (to A1 and to the nodes) per MB in.
+				printf "%s,%.3f,%.2f,%.2f,%.3f,%.3f,%.2f,%.2f,%.2f,%.2f,%.2f,%.0f,%.0f\n", c, f[7], f[10], f[11],
+					e[7], e[8], e[10], e[11], e[12], f[11] ? e[11] / f[11] : 0, f[11] ? e[12] / f[11] : 0,
+					f[4] ? (f[15] + f[17]) * 1e6 / f[4] : 0, e[4] ? (e[15] + e[17]) * 1e6 / e[4] : 0
 			}
 		}' "$out/routercpu.csv" > "$out/routercpu-summary.csv"
 	plot routercpu "set title \"S's CPU per byte (S in a VM of its own)\"; set ylabel 'ns of S CPU per byte';
@@ -263,16 +265,19 @@ if [ -s "$out/routercpu.csv" ]; then
 		echo "(headers included), uncapped; the run with the median cost per input"
 		echo "byte of each way; S busy: its share of S's CPU over the transfer."
 		echo "Forwarding is one plain copy (replication) through S; ecproxy's input"
-		echo "is the k sources' bytes, its output what went to A."
+		echo "is the k sources' bytes, its output what went to A. Packets S sent:"
+		echo "to A1 and to the storage nodes (segments after GSO, ACKs, window"
+		echo "updates), per MB that came in; under emulation each costs a doorbell or"
+		echo "a share of one."
 		if [ -s "$out/routercpu-env.txt" ]; then
 			echo
 			sed 's/^/    /' "$out/routercpu-env.txt"
 		fi
 		echo
-		echo "| code | forwarding Mbit/s | S busy | forwarding ns/byte | ecproxy out / in Mbit/s | S busy | ecproxy ns/input byte | ecproxy ns/output byte | per input byte / forwarded | per output byte / forwarded |"
-		echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-		awk -F, 'NR > 1 { printf "| %s | %.1f | %.0f%% | %.1f | %.1f / %.1f | %.0f%% | %.1f | %.1f | **%.2f** | %.2f |\n",
-			$1, $2, 100 * $3, $4, $5, $6, 100 * $7, $8, $9, $10, $11 }' "$out/routercpu-summary.csv"
+		echo "| code | forwarding Mbit/s | S busy | forwarding ns/byte | ecproxy out / in Mbit/s | S busy | ecproxy ns/input byte | ecproxy ns/output byte | per input byte / forwarded | per output byte / forwarded | packets S sent per MB in: forwarding / ecproxy |"
+		echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+		awk -F, 'NR > 1 { printf "| %s | %.1f | %.0f%% | %.1f | %.1f / %.1f | %.0f%% | %.1f | %.1f | **%.2f** | %.2f | %s / %s |\n",
+			$1, $2, 100 * $3, $4, $5, $6, 100 * $7, $8, $9, $10, $11, ($12 == "" ? "-" : $12), ($13 == "" ? "-" : $13) }' "$out/routercpu-summary.csv"
 		echo
 		for f in "$out"/routercpu-perf-*.txt; do
 			[ -s "$f" ] || continue

@@ -499,7 +499,10 @@ fi
 # selftests/vm/pair), or on a real box (VM=0) on a CPU of its own
 # (bench_s_steer).  Bytes are S's links' counters, headers included:
 # input is what the storage nodes' links brought, output what A1's took.
-# S's busy share is over the transfer (the clients' clock).
+# Packets the same links' counters: S's packets to A1 and to the storage
+# nodes (segments after GSO, ACKs, window updates) are what S sends per
+# input byte, and under emulation each costs a virtio doorbell or a share
+# of one.  S's busy share is over the transfer (the clients' clock).
 
 # s_alone FIGURE: can FIGURE tell S's CPU from the hosts'?
 s_alone() {
@@ -522,16 +525,17 @@ routercpu_run() {	# WAY K M REP: one CSV line
 		span = y[1] - x[1]; idle = y[2] - x[2]
 		busy = span - idle - null; if (busy < 0) busy = 0
 		inb = y[3] - x[3]; outb = y[4] - x[4]
-		share = (wall > 0 && nx > 6 ? busy / (wall * (nx - 6)) : 0); if (share > 1) share = 1
-		printf "%s,%s,%d,%.0f,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,%s\n", code, w, rep, inb, outb, wall, r,
+		share = (wall > 0 && nx > 10 ? busy / (wall * (nx - 10)) : 0); if (share > 1) share = 1
+		printf "%s,%s,%d,%.0f,%.0f,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f,%.2f,%s,%.0f,%.0f,%.0f,%.0f\n", code, w, rep, inb, outb, wall, r,
 			(wall > 0 ? inb * 8 / wall / 1e6 : 0), busy, share,
-			(inb ? busy * 1e9 / inb : 0), (outb ? busy * 1e9 / outb : 0), ok }'
+			(inb ? busy * 1e9 / inb : 0), (outb ? busy * 1e9 / outb : 0), ok,
+			y[7] - x[7], y[8] - x[8], y[9] - x[9], y[10] - x[10] }'
 }
 if want routercpu && s_alone routercpu && bench_s_steer; then
 	if bench_s_sample_start; then
 		s_null=$(bench_s_null)
 		say "router CPU: two samples cost S $s_null s (taken off each run)"
-		echo "code,way,rep,input_bytes,output_bytes,wall_s,mbit_s,input_mbit_s,s_cpu_s,s_busy,s_ns_per_input_byte,s_ns_per_output_byte,status" > "$out/routercpu.csv"
+		echo "code,way,rep,input_bytes,output_bytes,wall_s,mbit_s,input_mbit_s,s_cpu_s,s_busy,s_ns_per_input_byte,s_ns_per_output_byte,status,input_packets,output_packets,packets_from_a,packets_to_sources" > "$out/routercpu.csv"
 		for km in 3,2 6,3 12,4; do
 			k=${km%,*} m=${km#*,}
 			say "router CPU: RS($k,$m), fragment $rc_frag bytes, uncapped"
@@ -609,24 +613,25 @@ routerscale_run() {	# WAY N: one CSV line (WAY ecproxy-rfs: ecproxy, RFS on;
 	awk -v w="$w" -v n="$n" -v a="$a" -v b="$b" -v null="$s_null" -v r="$r" -v ok="$exact/$n" -v off="$off" 'BEGIN {
 		nx = split(a, x, " "); split(b, y, " ")
 		span = y[1] - x[1]; busy = span - (y[2] - x[2]) - null; if (busy < 0) busy = 0
-		inb = y[3] - x[3]; ncpu = nx - 6; per = ""
-		for (i = 7; i <= nx; i++) {
+		inb = y[3] - x[3]; ncpu = nx - 10; per = ""
+		for (i = 11; i <= nx; i++) {
 			c = span / ncpu - (y[i] - x[i]); if (c < 0) c = 0
-			per = per sprintf("%s%.2f", i > 7 ? ";" : "", c / (span / ncpu))
+			per = per sprintf("%s%.2f", i > 11 ? ";" : "", c / (span / ncpu))
 		}
-		printf "%s,%d,%.3f,%.3f,%.2f,%s,%.2f,%s,%d\n", w, n, r, busy,
-			(span > 0 ? busy / span : 0), per, (inb ? busy * 1e9 / inb : 0), ok, off }'
+		printf "%s,%d,%.3f,%.3f,%.2f,%s,%.2f,%s,%d,%.0f\n", w, n, r, busy,
+			(span > 0 ? busy / span : 0), per, (inb ? busy * 1e9 / inb : 0), ok, off,
+			(inb ? ((y[8] - x[8]) + (y[10] - x[10])) * 1e6 / inb : 0) }'
 }
 if want routerscale && s_alone routerscale && bench_s_steer 2; then
 	setup_code isal-cauchy 3 2 0 $rc_frag || exit 1
 	sha=$(sha256sum < "$tmp/d/frag.0" | cut -d' ' -f1)
 	if ! bench_s_sample_start; then
 		:
-	elif [ "$(bench_s_sample | wc -w)" -lt 8 ]; then
+	elif [ "$(bench_s_sample | wc -w)" -lt 12 ]; then
 		say "routerscale: S has one CPU (selftests/vm/pair --s-smp 2 gives it two); skipped"
 	else
 		s_null=$(bench_s_null)
-		echo "way,tasks,mbit_s,s_cpu_s,s_busy,s_busy_per_cpu,s_ns_per_input_byte,exact,off_home" > "$out/routerscale.csv"
+		echo "way,tasks,mbit_s,s_cpu_s,s_busy,s_busy_per_cpu,s_ns_per_input_byte,exact,off_home,s_sent_packets_per_input_mb" > "$out/routerscale.csv"
 		for n in 1 2 4; do
 			for rep in $(seq 1 "$reps"); do
 				# The two RFS ways in turns first, so that

@@ -216,11 +216,12 @@ bench_cpumask() {
 
 # bench_s_sample_start: S's sampler (bench/lib/s-sample.sh), in S for
 # the figure, on a connection of its own (a coprocess here); then each
-# bench_s_sample prints one line, "WALL IDLE RX_B TX_A RX_A TX_B IDLE1
-# ...": S's CPU seconds so far, those idle (idle and iowait), the bytes
-# S's links to the storage nodes received and sent, and its link to A1
-# sent and received (headers included), then each CPU's idle seconds; or
-# nothing and fails.  Busy is wall less idle: /proc/stat's idle leaves
+# bench_s_sample prints one line, "WALL IDLE RX_B TX_A RX_A TX_B RXP_B
+# TXP_A RXP_A TXP_B IDLE1 ...": S's CPU seconds so far, those idle (idle
+# and iowait), the bytes S's links to the storage nodes received, its
+# link to A1 sent and received, and the storage nodes' links sent
+# (headers included), the same links' packets in the same order, then
+# each CPU's idle seconds; or nothing and fails.  Busy is wall less idle: /proc/stat's idle leaves
 # out the interrupts and softirqs a CPU ran while idle, while its system
 # and softirq ticks miss them (the tick is off: NO_HZ), which is most of
 # what an S that keeps up does.  A sample costs S a few reads and no
@@ -258,8 +259,9 @@ bench_s_sample() {
 	echo >&"$bench_s_to" 2>/dev/null || return 1
 	read -r line <&"$bench_s_from" && [ -n "$line" ] || return 1
 	# %.0f: mawk's %d stops at 2^31, and the counters do not.
-	awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f %.3f %.0f %.0f %.0f %.0f", $1 * $2, $3 / hz, $4, $7, $6, $5
-		for (i = 8; i <= NF; i++) printf " %.3f", $i / hz
+	awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f %.3f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f", $1 * $2, $3 / hz,
+			$4, $7, $6, $5, $8, $11, $10, $9
+		for (i = 12; i <= NF; i++) printf " %.3f", $i / hz
 		printf "\n" }' <<< "$line"
 }
 

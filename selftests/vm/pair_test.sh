@@ -5,8 +5,8 @@
 # CPU benchmark uses it): ecctl reaches S through its agent, with its
 # exit status and its error messages; a reconstruction and a plain copy
 # cross the two VMs' links byte for byte, also with loss on S's link to
-# A; S's sampler (bench/lib/s-sample.sh) sees the bytes.  Run by make
-# check (stage pair):
+# A; S's sampler (bench/lib/s-sample.sh) sees the bytes and packets.
+# Run by make check (stage pair):
 #   selftests/vm/pair --links "a1 b1 b2 b3 b4 b5" -- selftests/vm/pair_test.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,14 +55,17 @@ tap_expect_jq "S forwards a plain copy byte for byte" '.sha256_ok == true' \
 b=$(bench_s_sample)
 bench_s_sample_stop
 ec_stop_servers
-read -r w0 i0 rx0 tx0 _ <<<"$a"
-read -r w1 i1 rx1 tx1 _ <<<"$b"
+read -r w0 i0 rx0 tx0 _ _ rp0 tp0 _ <<<"$a"
+read -r w1 i1 rx1 tx1 _ _ rp1 tp1 _ <<<"$b"
+# Packets: the copy's frames, at most an MTU's worth of bytes each.
 if [ $((rx1 - rx0)) -ge $((2 << 20)) ] && [ $((tx1 - tx0)) -ge $((2 << 20)) ] &&
+	[ $((rp1 - rp0)) -ge $(((2 << 20) / 1514)) ] &&
+	[ $((tp1 - tp0)) -ge $(((2 << 20) / 1514)) ] &&
 	awk -v a="$w0 $i0" -v b="$w1 $i1" 'BEGIN { split(a, x); split(b, y)
 		exit !(y[1] > x[1] && y[2] >= x[2] && y[1] - x[1] >= y[2] - x[2]) }'; then
-	tap_ok "S's sampler: the copy's bytes in and out, CPU time that adds up"
+	tap_ok "S's sampler: the copy's bytes and packets in and out, CPU time that adds up"
 else
-	tap_fail "S's sampler: the copy's bytes in and out, CPU time that adds up" "$a / $b"
+	tap_fail "S's sampler: the copy's bytes and packets in and out, CPU time that adds up" "$a / $b"
 fi
 
 tap_done
