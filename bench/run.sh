@@ -156,6 +156,8 @@ fi
 if [ -n "${ECP_S_VM:-}" ]; then
 	{
 		echo "S, in a VM of its own (selftests/vm/pair):"
+		[ -z "${ECP_S_CPU:-}" ] ||
+			echo "  S's qemu held to ${ECP_S_CPU}% of one host CPU (vm/pair --s-cpu)"
 		topo_s_run "$(declare -f bench_env); top=$(printf %q "$top"); bench_env" | sed 's/^/  /'
 		echo "A and the storage nodes, in another VM:"
 		bench_env | sed 's/^/  /'
