@@ -221,12 +221,12 @@ bench_cpumask() {
 # and iowait), the bytes S's links to the storage nodes received, its
 # link to A1 sent and received, and the storage nodes' links sent
 # (headers included), the same links' packets in the same order, then
-# each CPU's idle seconds; or nothing and fails.  Busy is wall less idle: /proc/stat's idle leaves
-# out the interrupts and softirqs a CPU ran while idle, while its system
-# and softirq ticks miss them (the tick is off: NO_HZ), which is most of
-# what an S that keeps up does.  A sample costs S a few reads and no
-# process (a request to its agent costs about half a second of S's CPU
-# under emulation).
+# each CPU's idle seconds; or nothing and fails.  Busy is wall less idle:
+# /proc/stat's idle leaves out the interrupts and softirqs a CPU ran
+# while idle, while its system and softirq ticks miss them (the tick is
+# off: NO_HZ), which is most of what an S that keeps up does.  A sample
+# costs S a few reads and no process (a request to its agent costs about
+# half a second of S's CPU under emulation).
 bench_s_sample_start() {
 	local i
 	if [ -z "${ECP_S_VM:-}" ]; then

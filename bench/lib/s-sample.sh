@@ -8,8 +8,9 @@
 # S's uptime (s), how many CPUs it has (those named, or all), their idle
 # and iowait together (USER_HZ ticks), the bytes S's links to the storage
 # nodes (to-b*) and to A1 (to-a1) received and sent, the same links'
-# packets, then each CPU's idle and iowait.  Runs in S for the whole figure and reads with bash's
-# builtins only, so that a sample costs S no process of its own.
+# packets, then each CPU's idle and iowait.  Runs in S for the whole
+# figure and reads with bash's builtins only, so that a sample costs S no
+# process of its own.
 #
 #   s-sample.sh [CPU...]     CPU: a /proc/stat line (cpu2); none: all
 set -u
@@ -45,9 +46,9 @@ while read -r _; do
 		txpb=$((txpb + v))
 	done
 	a=/sys/class/net/to-a1/statistics
-	read -r rxa < $a/rx_bytes
-	read -r txa < $a/tx_bytes
-	read -r rxpa < $a/rx_packets
-	read -r txpa < $a/tx_packets
+	read -r rxa < "$a/rx_bytes"
+	read -r txa < "$a/tx_bytes"
+	read -r rxpa < "$a/rx_packets"
+	read -r txpa < "$a/tx_packets"
 	echo "$up ${#cpus[@]} $idle $rxb $txb $rxa $txa $rxpb $txpb $rxpa $txpa$each"
 done

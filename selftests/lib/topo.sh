@@ -30,7 +30,7 @@
 # topo_net X, topo_addr X, topo_kill_ns NS [SIG], topo_each_link FN ARGS...,
 # topo_mtu X MTU, topo_tbf RATE, topo_cap I RATE, topo_delay I MS, topo_uncap I,
 # topo_cap_b I RATE, topo_uncap_b I, topo_listening NS PORT,
-# topo_nstat NS COUNTER, topo_via X,
+# topo_nstat NS COUNTER, topo_qdisc_drops DEV, topo_via X,
 # topo_via_mtu X MTU, topo_router NS, topo_veth ...; and for any
 # namespace: ecin NS ECCTL-ARGS... (logged), ecq NS ECCTL-ARGS... (not
 # logged), ecfetch_in NS ECFETCH-ARGS... (logged).
@@ -136,6 +136,13 @@ topo_s_run() {
 	tail -c +$((hl + 1 + ol)) "$f" | head -c "$el" >&2
 	rm -f "$f"
 	return "${rc:-125}"
+}
+
+# topo_qdisc_drops DEV: how many packets the root qdisc of S's DEV
+# dropped (netem's losses, a tbf's overflows), in either topology.
+topo_qdisc_drops() {
+	topo_s_run "tc -s qdisc show dev $1" |
+		sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | head -1
 }
 
 # topo_via X: is node X behind routers (TOPO_VIA)?

@@ -74,12 +74,6 @@ tbf_again() {
 		tbf rate 10mbit burst 16384 limit 32768
 }
 
-# tbf_drops: the packets that queue dropped.
-tbf_drops() {
-	ip netns exec $S tc -s qdisc show dev to-a1 |
-		sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | head -1
-}
-
 id=0
 # case_run NAME MIB CHECK: rebuild a MIB MiB fragment under the fault in
 # place, check it byte for byte and the jq condition CHECK over the
@@ -177,7 +171,7 @@ for sack in 1 0; do
 		case_run "SACK on, 200 ms, shallow queue" 4 \
 			'.conns_done == 1 and .recoveries > 0 and .resent > 2 * (.recoveries + .timeouts)
 			 and .rtt_us >= 200000 and .rtt_us < 1000000 and .pace_waits > 0'
-		echo "# paced: the queue dropped $(tbf_drops)"
+		echo "# paced: the queue dropped $(topo_qdisc_drops to-a1)"
 		# The same with pacing off (the module parameter): its windows
 		# leave in GSO packets of 64 KiB at S's line rate.  What that
 		# costs is make bench's to measure, not a test's: in one run
@@ -190,7 +184,7 @@ for sack in 1 0; do
 		case_run "SACK on, 200 ms, shallow queue, pacing off" 4 \
 			'.conns_done == 1 and .pace_waits == 0'
 		echo Y > /sys/module/ecproxy/parameters/pacing
-		echo "# unpaced: the queue dropped $(tbf_drops)"
+		echo "# unpaced: the queue dropped $(topo_qdisc_drops to-a1)"
 	else
 		# Without SACK NewReno repairs one hole per round trip: the
 		# hundred segments a burst loses in the queue are 20 s at
