@@ -870,7 +870,8 @@ static u32 ecp_conn_pace_out(struct ecp_conn *c, struct ecp_conn_out *o,
 
 	/* 1.2 times, as cap + cap / 5: no product to overflow. */
 	cap += min(cap / 5, U64_MAX - cap);
-	if (cap && (!rate || rate > cap))
+	o->pace.capped = cap && (!rate || rate > cap);
+	if (o->pace.capped)
 		rate = cap;
 	o->pace.rate = rate;
 	return ecp_pace_size(&o->pace, o->mss, most);
@@ -1087,6 +1088,7 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	u64 len = ecp_conn_out_len(c, o);
 	u64 budget = ECP_PUSH_MAX;
 	u64 limit, room, sent;
+	bool paced = false;
 	unsigned long now;
 	u32 most;
 
@@ -1137,6 +1139,7 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 		}
 		if (!ecp_pace_ready(&o->pace, now_ns)) {
 			ecp_conn_pace_wait(c, o->pace.next_ns);
+			paced = !o->pace.capped;
 			break;
 		}
 		/*
@@ -1166,14 +1169,24 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	}
 	/*
 	 * Did the window, and not the sources or the client, stop it?  It
-	 * did with less than a segment of it left, which no segment uses.
+	 * did with less than a segment of it left, which no segment uses,
+	 * and it did when its own pace did (not a cap's): the pace is the
+	 * window spread over a round trip.  Linux counts only the window
+	 * (tcp_write_xmit()), which comes to the same while the sender
+	 * keeps its pace.  S on a CPU it does not get all of (a router
+	 * saturated, its VM capped) falls behind its pace: wake-ups late
+	 * by more than half a segment's time are lost (ecp_pace_sent()),
+	 * the flight never reaches the window, and a window that never
+	 * fills never grows.  With S's VM at a quarter of a CPU, the
+	 * window stayed where HyStart left it, S half idle at half
+	 * forwarding's rate.
 	 */
-	if (o->snd_nxt > sent || room != U64_MAX ||
+	if (o->snd_nxt > sent || room != U64_MAX || paced ||
 	    o->snd_nxt + o->mss > o->acked + o->cc.cwnd)
 		ecp_cc_sent(&o->cc, o->acked, o->snd_nxt,
 			    ecp_conn_out_snd_max(o) - o->acked,
-			    ecp_conn_out_snd_max(o) - o->acked + o->mss >
-			    o->cc.cwnd,
+			    paced || ecp_conn_out_snd_max(o) - o->acked +
+				     o->mss > o->cc.cwnd,
 			    now, ecp_rtt_rto(&o->rtt), o->mss);
 	if (!o->fin_sent && o->snd_nxt == len) {
 		ecp_conn_send_fin_out(c, o, q);

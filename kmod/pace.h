@@ -32,6 +32,7 @@
 struct ecp_pace {
 	u64 rate;		/* bytes per second; 0: not paced */
 	u64 next_ns;		/* earliest departure of the next segment */
+	bool capped;		/* the rate is a cap's, not the window's pace */
 };
 
 /*
