@@ -656,6 +656,7 @@ static void ecp_conn_answered_writer(struct ecp_conn *c, struct sk_buff_head *q)
 	w->synack_sent = true;
 	w->last_progress = jiffies;
 	w->rto = ECP_SYNACK_RTO;
+	c->synack_at = jiffies;
 	ecp_conn_send_synack_writer(c, q);
 }
 
@@ -689,6 +690,7 @@ void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
 			cl->ws_out = 0;
 		cl->last_progress = jiffies;
 		cl->rto = ECP_SYNACK_RTO;
+		c->synack_at = jiffies;
 		ecp_conn_send_synack_client(c, q);
 		return;
 	}
@@ -1023,16 +1025,29 @@ static bool ecp_conn_syn_old(const struct ecp_conn_peer *p, unsigned long now)
  * repeats on its own timer the SYNs that got no answer, and with one or
  * without, on the others' round trips (ecp_conn_tick_syns()).  Returns
  * false if it timed out.
+ *
+ * The peers have handshake_ms from the client's SYN (or the start) to
+ * answer; the client, or the writer, as long again from S's SYN-ACK to
+ * ack it, however long the peers took.  The repeats do not back off:
+ * doubling from 1 s, as a Linux listener does with 63 s to wait
+ * (tcp_synack_retries), leaves one repeat in the default 3 s, and a
+ * lost ACK and one lost answer reset the read (5% loss on A's link
+ * did, in make check).  One segment a second per task is nothing a
+ * path notices.
  */
 static bool ecp_conn_tick_handshake(struct ecp_conn *c, unsigned long now,
 				    struct sk_buff_head *q)
 {
 	struct ecp_conn_out *o = &c->out[0];
 	struct ecp_task *t = c->t;
+	unsigned long from = c->start;
 	int err_src = -1, err_tgt = -1;
 	unsigned int i;
 
-	if (time_before(now, c->start + msecs_to_jiffies(t->handshake_ms))) {
+	if ((ecp_conn_has_client(c) || ecp_conn_has_writer(c)) &&
+	    ecp_conn_caller(c)->synack_sent)
+		from = c->synack_at;
+	if (time_before(now, from + msecs_to_jiffies(t->handshake_ms))) {
 		ecp_conn_tick_syns(c, now, q);
 		/* Every target answered: the writer is to ack the SYN-ACK. */
 		if (ecp_conn_has_writer(c) && c->w.synack_sent)
@@ -1055,8 +1070,6 @@ static bool ecp_conn_tick_handshake(struct ecp_conn *c, unsigned long now,
 				    ecp_conn_syn_old(&c->out[i].peer, now))
 					ecp_conn_send_syn_tgt(c, &c->out[i], q);
 		}
-		o->rto = min_t(unsigned long, max(o->rto, ECP_SYNACK_RTO) * 2,
-			       ECP_RTO_MAX);
 		o->last_progress = now;
 		return true;
 	}

@@ -205,6 +205,7 @@ struct ecp_conn {
 	u16 src_mss;			/* largest all source paths take */
 	bool ts_offer;			/* S offers timestamps (tcp_timestamps) */
 	unsigned long start;
+	unsigned long synack_at;	/* S's first SYN-ACK to the caller */
 	/* The slowest answer to a first SYN, jiffies, if syn_timed */
 	unsigned long syn_rtt;
 	bool syn_timed;

@@ -414,6 +414,19 @@ table ip loss {
 EOF
 }
 
+# topo_drop NS MATCH...: every packet NS receives that MATCH selects, as
+# topo_drop_every's hook does.
+topo_drop() {
+	ip netns exec "$1" nft -f - <<EOF
+table ip loss {
+	chain in {
+		type filter hook prerouting priority -450;
+		${*:2} counter drop
+	}
+}
+EOF
+}
+
 # topo_drop_first_synack NS PORT: the first SYN-ACK NS sends from PORT to
 # each address (a set remembers whom it dropped one to).
 topo_drop_first_synack() {
@@ -434,11 +447,33 @@ table ip loss {
 EOF
 }
 
+# topo_drop_first_acks NS PORT N: the first N pure ACKs NS sends to PORT
+# at each address: set i remembers whom the i-th was dropped to.
+topo_drop_first_acks() {
+	local i ack="tcp dport $2 tcp flags & (syn | ack | fin | rst) == ack"
+	{
+		echo "table ip loss {"
+		for ((i = 1; i <= $3; i++)); do
+			echo "set seen$i { type ipv4_addr; flags dynamic; }"
+		done
+		echo "chain out {"
+		echo "type filter hook output priority raw;"
+		echo "$ack ip daddr @seen$3 accept"
+		for ((i = $3; i > 1; i--)); do
+			echo "$ack ip daddr @seen$((i - 1)) add @seen$i { ip daddr } counter drop"
+		done
+		echo "$ack add @seen1 { ip daddr } counter drop"
+		echo "}"
+		echo "}"
+	} | ip netns exec "$1" nft -f -
+}
+
 # topo_dropped NS: how many packets NS's table "loss" dropped.
 topo_dropped() {
 	ip netns exec "$1" nft list table ip loss |
 		awk '$0 ~ /counter packets/ { for (i = 1; i < NF; i++)
-			if ($i == "packets") print $(i + 1) }'
+			if ($i == "packets") n += $(i + 1) }
+		END { print n + 0 }'
 }
 
 topo_undrop() {

@@ -92,26 +92,50 @@ tap_check "the loss cost less than 150 ms ($took s against $base s)" \
 pp topo_undrop ${B}1
 n=$((n + 1))
 
+# The client's ACK of S's SYN-ACK lost, and its answer to S's first
+# repeat: socat sends nothing, so only S's repeats draw its ACKs.  S
+# repeats every second, and the third answer completes the read within
+# the 3 s handshake timeout (doubling, the next repeat came at 3 s, when
+# the timeout reset the read).
+pp topo_drop_first_acks $A $((7000 + n)) 2
+ec_recon "the client's first two ACKs lost: byte-exact" \
+	$n isal-cauchy 3 2 0 30000
+tap_check "both were lost" test "$(topo_dropped $A)" -eq 2
+pp topo_undrop $A
+n=$((n + 1))
+
 # Statistics of the 1 MiB case: everything out that came in, once.
 ec_reported 5 " out 1048576 segments" "stats: bytes out of the 1 MiB fragment"
 
-# A source whose port is closed: A is reset within the handshake.
-ecin $S task add id 20 vip $VIP port 7020 source 10.0.11.2:8001 coef 1 \
-	source 10.0.12.2:8020 coef 1 >&2
-ec_serve 2 8020 /dev/null
-# ecp-cli times connect() itself, so process start-up under emulation does
-# not count.  Baseline: a closed port of S's own stack.
-tap_expect_fail "closed local port: A's connect fails" \
-	ip netns exec $A "$PROGS/ecp-cli" $VIP 9001 2> "$tmp/base.err"
-tap_expect_fail "closed source port: A's connect fails" \
-	timeout 5 ip netns exec $A "$PROGS/ecp-cli" $VIP 7020 2> "$tmp/refused.err"
-cat "$tmp/base.err" "$tmp/refused.err" >&2
-# ms FILE: the milliseconds of ecp-cli's "... after S seconds".
-ms() {
-	awk '{ for (i = 1; i < NF; i++) if ($i == "after") printf "%d", $(i + 1) * 1000 }' "$1"
+# two_sources ID N...: task ID on port 7000 + ID, of B1 and B2 (each
+# coefficient 1) on port 8000 + ID, where each Bn named serves nothing.
+two_sources() {
+	local n
+	ecin $S task add id "$1" vip $VIP port $((7000 + $1)) \
+		source 10.0.11.2:$((8000 + $1)) coef 1 \
+		source 10.0.12.2:$((8000 + $1)) coef 1 >&2
+	for n in "${@:2}"; do
+		ec_serve "$n" $((8000 + $1)) /dev/null
+	done
 }
-base=$(ms "$tmp/base.err")
-el=$(ms "$tmp/refused.err")
+
+# A source whose port is closed: A is reset within the handshake.
+two_sources 20 2
+# connect_fails DESC PORT: A's connect to VIP:PORT must fail; sets el to
+# the milliseconds it took, as ecp-cli says ("... after S seconds"): it
+# times connect() itself, so process start-up under emulation does not
+# count.
+connect_fails() {
+	tap_expect_fail "$1" timeout 10 ip netns exec $A "$PROGS/ecp-cli" \
+		$VIP "$2" 2> "$tmp/connect.err"
+	cat "$tmp/connect.err" >&2
+	el=$(awk '{ for (i = 1; i < NF; i++)
+		if ($i == "after") printf "%d", $(i + 1) * 1000 }' "$tmp/connect.err")
+}
+# Baseline: a closed port of S's own stack.
+connect_fails "closed local port: A's connect fails" 9001
+base=$el
+connect_fails "closed source port: A's connect fails" 7020
 # A SYN retransmission would take 1 s more.
 if [ -n "$el" ] && [ -n "$base" ] && [ "$el" -lt $((base + 800)) ]; then
 	tap_ok "closed source port: reset in ${el} ms (closed local port: ${base} ms)"
@@ -122,6 +146,38 @@ ec_stop_servers
 # One connection: A's first SYN was answered with the RST, no retry.
 ec_reported 20 'connections 1 done 0 failed 1 .*last-error source-refused (source 0)' \
 	"closed source port: reported, reset on the first SYN"
+
+# A source that never answers (B1 drops S's SYNs): S repeats them, and
+# 3 s after A's SYN the handshake timeout refuses A's connect (A repeats
+# its SYN at 1 s and 3 s), naming the source.
+two_sources 22 2
+pp topo_drop ${B}1 tcp dport 8022
+connect_fails "silent source: A's connect fails" 7022
+tap_check "silent source: refused at the handshake timeout (${el:-?} ms, 3000 due)" \
+	test "${el:-0}" -ge 2900 -a "${el:-0}" -lt 4000
+pp topo_undrop ${B}1
+ec_stop_servers
+ec_reported 22 'failed 1 .*last-error handshake-timeout (source 0)' \
+	"silent source: reported as its handshake timeout"
+
+# A client that never acks S's SYN-ACK (S drops its ACKs before the
+# module sees them): S repeats the SYN-ACK every second, and resets A
+# 3 s after the first, naming no peer.
+two_sources 23 1 2
+pp topo_drop $S tcp dport 7023 "tcp flags & (syn | ack | fin | rst) == ack"
+start=$(date +%s%N)
+tap_expect_fail "silent client: A is reset" \
+	timeout 10 ip netns exec $A "$PROGS/ecp-cli" $VIP 7023 2> "$tmp/mute.err"
+el=$((($(date +%s%N) - start) / 1000000))
+cat "$tmp/mute.err" >&2
+tap_check "silent client: S repeated its SYN-ACK twice ($(topo_dropped $S) ACKs dropped)" \
+	test "$(topo_dropped $S)" -ge 3
+tap_check "silent client: reset at the handshake timeout ($el ms, 3000 due)" \
+	test "$el" -ge 2900 -a "$el" -lt 5000
+pp topo_undrop $S
+ec_stop_servers
+ec_reported 23 'failed 1 .*last-error handshake-timeout$' \
+	"silent client: reported as a handshake timeout of no peer"
 
 # midway ID CMD...: CMD once task ID has sent A 100000 bytes.
 midway() {
