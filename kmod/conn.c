@@ -427,6 +427,8 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 		o->peer.addr = t->row[i].addr.ip;
 		o->peer.port = t->row[i].port;
 		o->mss = ecp_route_mss(net, vip, o->peer.addr);
+		ecp_route_gso(net, vip, o->peer.addr, &o->gso_bytes,
+			      &o->gso_segs);
 		if (!o->mss) {
 			err = -EHOSTUNREACH;
 			goto err;
@@ -534,6 +536,8 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 					     min(p->h.mss ?: ECP_DEFAULT_MSS,
 						 mss)),
 			ECP_GSO_MAX);
+	ecp_route_gso(net, p->h.daddr, p->h.saddr, &cl->gso_bytes,
+		      &cl->gso_segs);
 	cl->ws = p->h.wscale >= 0 ? p->h.wscale : 0;
 	cl->win = p->h.win;
 	cl->sack_ok = p->h.sack_ok;

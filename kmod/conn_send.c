@@ -933,7 +933,7 @@ u64 ecp_conn_resend_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	if (!ecp_cc_recovering(&o->cc, o->acked))
 		return U64_MAX;
 	/* The flow's pace: of cwnd, or of what is out if more (pace.h). */
-	most = ecp_conn_pace_out(c, o, rounddown(ECP_GSO_MAX, o->mss));
+	most = ecp_conn_pace_out(c, o, ecp_conn_out_gso_max(o));
 	now_ns = ktime_get_ns();
 	pipe = ecp_sack_pipe(&o->sack, o->snd_nxt, o->mss);
 	/*
@@ -1095,7 +1095,7 @@ static void ecp_conn_push_out(struct ecp_conn *c, struct ecp_conn_out *o,
 	if (ecp_conn_has_targets(c) && !o->synack)
 		return;
 	/* Whole segments per GSO packet, sized to the pace; the tail may be short. */
-	most = ecp_conn_pace_out(c, o, rounddown(ECP_GSO_MAX, o->mss));
+	most = ecp_conn_pace_out(c, o, ecp_conn_out_gso_max(o));
 	complete = min(complete, len);
 	sent = o->snd_nxt;
 	now = jiffies;

@@ -44,6 +44,7 @@
 #include "sack.h"
 #include "seq.h"
 #include "ts.h"
+#include "xmit.h"
 
 #define ECP_TICK	(HZ / 20)
 /*
@@ -137,6 +138,8 @@ struct ecp_conn_out {
 	bool ecn_ok;			/* client: ECN set up (RFC 3168) */
 	bool cwr;			/* client: CWR on the next new data */
 	u16 mss;			/* largest payload S sends it */
+	u16 gso_segs;			/* its device's GSO limits ... */
+	u32 gso_bytes;			/* ... (ecp_route_gso()) */
 	u32 win;			/* its window, bytes */
 	u64 acked;			/* output-stream offset it acked */
 	u64 snd_nxt;			/* output-stream bytes sent to it */
@@ -336,6 +339,17 @@ static inline u8 ecp_conn_src_wscale(u32 buffer_size)
 static inline u64 ecp_conn_out_snd_max(const struct ecp_conn_out *o)
 {
 	return o->snd_nxt + o->fin_sent;
+}
+
+/*
+ * The most one GSO packet to output o carries: whole segments, within its
+ * device's limits and ECP_GSO_MAX, one at least.
+ */
+static inline u32 ecp_conn_out_gso_max(const struct ecp_conn_out *o)
+{
+	u32 n = min_t(u32, o->gso_bytes, ECP_GSO_MAX) / o->mss;
+
+	return clamp_t(u32, n, 1, o->gso_segs) * o->mss;
 }
 
 /*

@@ -259,6 +259,29 @@ u16 ecp_route_mss(struct net *net, __be32 saddr, __be32 daddr)
 		       TCP_MIN_SND_MSS, ECP_GSO_MAX);
 }
 
+void ecp_route_gso(struct net *net, __be32 saddr, __be32 daddr, u32 *bytes,
+		   u16 *segs)
+{
+	struct rtable *rt = ecp_route(net, saddr, daddr);
+	struct net_device *dev;
+	u32 size;
+
+	*bytes = 0;
+	*segs = 1;
+	if (IS_ERR(rt))
+		return;
+	dev = rt->dst.dev;
+#ifdef ECP_GSO_IPV4_MAX
+	size = READ_ONCE(dev->gso_ipv4_max_size);
+#else
+	size = READ_ONCE(dev->gso_max_size);
+#endif
+	/* As tcp_tso_autosize(): room for the headers. */
+	*bytes = size > MAX_TCP_HEADER + 1 ? size - MAX_TCP_HEADER - 1 : 0;
+	*segs = max_t(u16, READ_ONCE(dev->gso_max_segs), 1);
+	ip_rt_put(rt);
+}
+
 void ecp_xmit_queue(struct net *net, struct sk_buff_head *q)
 {
 	struct sk_buff *skb;

@@ -8,7 +8,9 @@
 # 9000, and with a different MTU on every source link (S clamps the MSS it
 # offers each source to its own link and tells A the smallest).  With the
 # offloads off, the per-source segment counts show that no source sent
-# more than its MSS (the clamp took).  ../lib/topo.sh with RS(3,2).
+# more than its MSS (the clamp took).  What S hands its link to A stays
+# within that link's GSO limits (gso_max_size, gso_max_segs).
+# ../lib/topo.sh with RS(3,2).
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/ec.sh"
@@ -89,6 +91,47 @@ case_ "MTU A 9000, sources 1500/9000/1280, offloads on" on \
 	9000 1500 9000 1280
 case_ "MTU A 1280, sources 9000/1500/9000, offloads on" on \
 	1280 9000 1500 9000
+
+# gso_limit DESC SETTING MAX: S's link to A set to take GSO packets
+# within SETTING (ip link words), a read, and what S handed that link
+# (counted at POSTROUTING, before the device's checks): packets of more
+# than one segment, none longer than MAX bytes.  The core cuts in
+# software what goes past a device's limits (gso_features_check()), as
+# TSO would have, at a CPU cost that Linux's TCP never asks for: it
+# builds within them (sk_setup_caps()).  Pacing off: it sizes packets to
+# a slice of the rate, often under the limits already; without it a
+# packet takes what the window lets out, ten segments and more.
+gso_limit() {
+	local desc=$1 setting=$2 max=$3 got
+	pp ip netns exec $S ip link set dev to-a1 $setting
+	ip netns exec $S nft -f - <<EOF
+table ip gso {
+	chain post {
+		type filter hook postrouting priority 0;
+		oifname "to-a1" tcp sport $((7000 + id)) meta length > 1500 counter
+		oifname "to-a1" tcp sport $((7000 + id)) meta length > $max counter
+	}
+}
+EOF
+	echo N > /sys/module/ecproxy/parameters/pacing
+	ec_recon "$desc, 384 KiB" $id isal-cauchy 3 2 0 $size
+	echo Y > /sys/module/ecproxy/parameters/pacing
+	got=$(ip netns exec $S nft list table ip gso |
+		awk '/counter packets/ { for (i = 1; i < NF; i++)
+			if ($i == "packets") printf "%d ", $(i + 1) }')
+	# shellcheck disable=SC2086 # two counts
+	set -- $got
+	tap_check "$desc: S's packets to A within it (${1:-?} of several segments, ${2:-?} over $max bytes)" \
+		test "${1:-0}" -gt 0 -a "${2:-1}" -eq 0
+	pp ip netns exec $S nft delete table ip gso
+	pp ip netns exec $S ip link set dev to-a1 gso_max_size 65536 gso_max_segs 65535
+	id=$((id + 1))
+}
+pp mtus 1500 1500 1500 1500 && pp offload on
+# At most 8191 bytes (the core cuts from gso_max_size on), and at most
+# three segments: 3 * 1448 + 52 bytes of headers with timestamps.
+gso_limit "A's link takes 8 KiB GSO packets" "gso_max_size 8192" 8191
+gso_limit "A's link takes 3-segment GSO packets" "gso_max_segs 3" 4396
 
 # MSS edges at MTU 9000: fragments of MSS - 1, MSS and MSS + 1 bytes.
 pp mtus 9000 9000 9000 9000 && pp offload on
