@@ -157,7 +157,7 @@ if [ -n "${ECP_S_VM:-}" ]; then
 	{
 		echo "S, in a VM of its own (selftests/vm/pair):"
 		[ -z "${ECP_S_CPU:-}" ] ||
-			echo "  S's qemu held to ${ECP_S_CPU}% of one host CPU per vCPU (vm/pair --s-cpu)"
+			echo "  S's qemu held to ${ECP_S_CPU}% of one host CPU per vCPU, per ${ECP_S_PERIOD:-10} ms (vm/pair --s-cpu, --s-period)"
 		topo_s_run "$(declare -f bench_env); top=$(printf %q "$top"); bench_env" | sed 's/^/  /'
 		echo "A and the storage nodes, in another VM:"
 		bench_env | sed 's/^/  /'
