@@ -394,28 +394,14 @@ topo_segs() {
 
 # Drops that netem cannot make: netem runs before a GSO packet is cut into
 # segments, and TCP builds them whatever the link's offloads
-# (sk_setup_caps()).  Each makes NS's table "loss", one counted rule;
+# (sk_setup_caps()).  Each makes NS's table "loss", its rules counted;
 # topo_undrop NS logs and deletes it.  Only nf_tables' core (sets) and
 # numgen: the debug kernel has no NFT_NUMGEN, so topo_drop_every is for
 # the stock kernel's files.
 #
-# topo_drop_every NS N MATCH...: every Nth packet NS receives that MATCH
-# (nft words) selects, ahead of every other hook (the module's at
-# NF_IP_PRI_CONNTRACK_DEFRAG + 1 included).  With TSO/GSO off on the
-# sender's link, a packet is one segment (a veth passes a GSO packet whole).
-topo_drop_every() {
-	ip netns exec "$1" nft -f - <<EOF
-table ip loss {
-	chain in {
-		type filter hook prerouting priority -450;
-		${*:3} numgen inc mod $2 $(($2 / 2)) counter drop
-	}
-}
-EOF
-}
-
-# topo_drop NS MATCH...: every packet NS receives that MATCH selects, as
-# topo_drop_every's hook does.
+# topo_drop NS MATCH...: every packet NS receives that MATCH (nft words)
+# selects, ahead of every other hook (the module's at
+# NF_IP_PRI_CONNTRACK_DEFRAG + 1 included).
 topo_drop() {
 	ip netns exec "$1" nft -f - <<EOF
 table ip loss {
@@ -425,6 +411,13 @@ table ip loss {
 	}
 }
 EOF
+}
+
+# topo_drop_every NS N MATCH...: every Nth of those packets.  With TSO/GSO
+# off on the sender's link, a packet is one segment (a veth passes a GSO
+# packet whole).
+topo_drop_every() {
+	topo_drop "$1" "${@:3}" numgen inc mod "$2" $(($2 / 2))
 }
 
 # topo_drop_first_synack NS PORT: the first SYN-ACK NS sends from PORT to
