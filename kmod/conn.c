@@ -426,9 +426,8 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 			continue;
 		o->peer.addr = t->row[i].addr.ip;
 		o->peer.port = t->row[i].port;
-		o->mss = ecp_route_mss(net, vip, o->peer.addr);
-		ecp_route_gso(net, vip, o->peer.addr, &o->gso_bytes,
-			      &o->gso_segs);
+		o->mss = ecp_route_caps(net, vip, o->peer.addr, &o->gso_bytes,
+					&o->gso_segs);
 		if (!o->mss) {
 			err = -EHOSTUNREACH;
 			goto err;
@@ -513,14 +512,15 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 			       ECPROXY_DROP_NO_ROUTE : ECPROXY_DROP_NO_MEMORY);
 		return NULL;
 	}
-	mss = ecp_route_mss(net, p->h.daddr, p->h.saddr);
+	cl = ecp_conn_caller(c);
+	mss = ecp_route_caps(net, p->h.daddr, p->h.saddr, &cl->gso_bytes,
+			     &cl->gso_segs);
 	if (!mss) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_NO_ROUTE);
 		goto err;
 	}
 	if (!ecp_task_tryget(t))
 		goto err;
-	cl = ecp_conn_caller(c);
 	c->vport = p->h.dport;
 	cl->peer.addr = p->h.saddr;
 	cl->peer.port = p->h.sport;
@@ -536,8 +536,6 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 					     min(p->h.mss ?: ECP_DEFAULT_MSS,
 						 mss)),
 			ECP_GSO_MAX);
-	ecp_route_gso(net, p->h.daddr, p->h.saddr, &cl->gso_bytes,
-		      &cl->gso_segs);
 	cl->ws = p->h.wscale >= 0 ? p->h.wscale : 0;
 	cl->win = p->h.win;
 	cl->sack_ok = p->h.sack_ok;

@@ -139,7 +139,7 @@ struct ecp_conn_out {
 	bool cwr;			/* client: CWR on the next new data */
 	u16 mss;			/* largest payload S sends it */
 	u16 gso_segs;			/* its device's GSO limits ... */
-	u32 gso_bytes;			/* ... (ecp_route_gso()) */
+	u32 gso_bytes;			/* ... (ecp_route_caps()) */
 	u32 win;			/* its window, bytes */
 	u64 acked;			/* output-stream offset it acked */
 	u64 snd_nxt;			/* output-stream bytes sent to it */

@@ -248,10 +248,9 @@ unsigned int ecp_route_mtu(struct net *net, __be32 saddr, __be32 daddr)
 	return mtu;
 }
 
-u16 ecp_route_mss(struct net *net, __be32 saddr, __be32 daddr)
+/* mtu's MSS without options, as ecp_route_mss() defines it. */
+static u16 ecp_mtu_mss(unsigned int mtu)
 {
-	unsigned int mtu = ecp_route_mtu(net, saddr, daddr);
-
 	if (mtu < 68)
 		return 0;
 	return clamp_t(unsigned int,
@@ -259,17 +258,24 @@ u16 ecp_route_mss(struct net *net, __be32 saddr, __be32 daddr)
 		       TCP_MIN_SND_MSS, ECP_GSO_MAX);
 }
 
-void ecp_route_gso(struct net *net, __be32 saddr, __be32 daddr, u32 *bytes,
-		   u16 *segs)
+u16 ecp_route_mss(struct net *net, __be32 saddr, __be32 daddr)
+{
+	return ecp_mtu_mss(ecp_route_mtu(net, saddr, daddr));
+}
+
+u16 ecp_route_caps(struct net *net, __be32 saddr, __be32 daddr,
+		   u32 *gso_bytes, u16 *gso_segs)
 {
 	struct rtable *rt = ecp_route(net, saddr, daddr);
 	struct net_device *dev;
 	u32 size;
+	u16 mss;
 
-	*bytes = 0;
-	*segs = 1;
+	*gso_bytes = 0;
+	*gso_segs = 1;
 	if (IS_ERR(rt))
-		return;
+		return 0;
+	mss = ecp_mtu_mss(dst_mtu(&rt->dst));
 	dev = rt->dst.dev;
 #ifdef ECP_GSO_IPV4_MAX
 	size = READ_ONCE(dev->gso_ipv4_max_size);
@@ -277,9 +283,10 @@ void ecp_route_gso(struct net *net, __be32 saddr, __be32 daddr, u32 *bytes,
 	size = READ_ONCE(dev->gso_max_size);
 #endif
 	/* As tcp_tso_autosize(): room for the headers. */
-	*bytes = size > MAX_TCP_HEADER + 1 ? size - MAX_TCP_HEADER - 1 : 0;
-	*segs = max_t(u16, READ_ONCE(dev->gso_max_segs), 1);
+	*gso_bytes = size > MAX_TCP_HEADER + 1 ? size - MAX_TCP_HEADER - 1 : 0;
+	*gso_segs = max_t(u16, READ_ONCE(dev->gso_max_segs), 1);
 	ip_rt_put(rt);
+	return mss;
 }
 
 void ecp_xmit_queue(struct net *net, struct sk_buff_head *q)

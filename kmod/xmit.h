@@ -104,14 +104,15 @@ unsigned int ecp_route_mtu(struct net *net, __be32 saddr, __be32 daddr);
  */
 u16 ecp_route_mss(struct net *net, __be32 saddr, __be32 daddr);
 /*
- * The largest GSO packet the device of that route takes: @bytes of TCP
- * payload and @segs segments, as Linux's TCP reads them (sk_setup_caps(),
+ * From one lookup: the MSS of that route, as ecp_route_mss(), and the
+ * largest GSO packet its device takes, @gso_bytes of TCP payload and
+ * @gso_segs segments, as Linux's TCP reads them (sk_setup_caps(),
  * tcp_tso_autosize()).  A NIC's TSO has its limits, and an administrator
  * may lower them (ip link set DEV gso_max_size, gso_max_segs); the core
  * cuts what goes past them in software (gso_features_check()), the CPU
- * time TSO was to save.  One segment if there is no route.
+ * time TSO was to save.  0 and one segment if there is no route.
  */
-void ecp_route_gso(struct net *net, __be32 saddr, __be32 daddr, u32 *bytes,
-		   u16 *segs);
+u16 ecp_route_caps(struct net *net, __be32 saddr, __be32 daddr,
+		   u32 *gso_bytes, u16 *gso_segs);
 
 #endif
