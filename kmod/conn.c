@@ -405,6 +405,9 @@ static struct ecp_conn *ecp_conn_alloc(struct net *net, struct ecp_task *t,
 		}
 		c->src_mss = min(c->src_mss, s->mss);
 	}
+	if (ecp_conn_has_writer(c))
+		ecp_ivset_init_on(&c->client.iv, ecp_task_writer_records(t),
+				  ecp_task_holes(t->buffer_size));
 	for (i = 0; i < t->nring; i++) {
 		/* What an earlier connection left is stored over (dbuf.h). */
 		c->row[i].dbuf.buf = ecp_task_ring(t, i);
@@ -540,13 +543,13 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 	cl->win = p->h.win;
 	cl->sack_ok = p->h.sack_ok;
 	/*
-	 * ECN (RFC 3168 §6.1.1) when the client asks for it, ECE and CWR on
-	 * its SYN, and S's namespace takes it (tcp_ecn, as for its own
-	 * sockets: Linux's default 2 accepts what is asked).  Not with a
-	 * writer: S sends it no data to mark.
+	 * ECN (RFC 3168 §6.1.1) when the client or the writer asks for it,
+	 * ECE and CWR on its SYN, and S's namespace takes it (tcp_ecn, as
+	 * for its own sockets: Linux's default 2 accepts what is asked).
+	 * S marks its data to the client ECN-capable, and echoes the marks
+	 * on the writer's (ecp_conn_rcv_writer_seg()).
 	 */
-	cl->ecn_ok = ecp_conn_has_client(c) &&
-		     (p->h.flags & (TCPHDR_ECE | TCPHDR_CWR)) ==
+	cl->ecn_ok = (p->h.flags & (TCPHDR_ECE | TCPHDR_CWR)) ==
 		     (TCPHDR_ECE | TCPHDR_CWR) &&
 		     READ_ONCE(net->ipv4.sysctl_tcp_ecn);
 	c->client.isn = p->h.seq;

@@ -47,6 +47,7 @@ struct ecp_seg {
 	struct ecp_tcp_hdr h;
 	unsigned int dataoff;	/* payload offset in the skb */
 	unsigned int len;	/* payload length */
+	bool ce;		/* its IP header's congestion mark (RFC 3168) */
 	/* Its SACK option's blocks, sequence numbers in host order. */
 	unsigned int nsack;
 	struct tcp_sack_block sack[TCP_NUM_SACKS];

@@ -52,6 +52,7 @@ static void ecp_conn_rcv_src_synack(struct ecp_conn *c,
 	s->win = p->h.win;
 	/* S offered it (ecp_conn_send_syn_src()). */
 	s->sack_ok = p->h.sack_ok;
+	s->ecn_ok = s->ecn_ok && ecp_conn_ecn_answered(p);
 	ecp_ebsn_reset(&s->ebsn, 0);
 	ecp_conn_answered(c, &s->peer, q);
 }
@@ -167,7 +168,7 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 	struct ecp_task *t = c->t;
 	struct ecp_source *cfg = &t->src[s->peer.idx];
 	bool fin = p->h.flags & TCPHDR_FIN;
-	bool ack_client = false;
+	bool ack_client = false, marked = false;
 	s64 off, aoff;
 	u64 snd = 0;
 	s64 n;
@@ -208,6 +209,18 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 	if (ecp_ts_at_edge(off, p->len + !!(p->h.flags & TCPHDR_FIN),
 			   s->last_ack_off))
 		ecp_conn_ts_seen(&s->ts, p);
+	/*
+	 * A congestion mark on s's data (RFC 3168 §6.1.3): S's ACKs echo it
+	 * until s's CWR says that s cut its window, the first at once, as
+	 * Linux's quick ACK for one (tcp_ecn_check_ce()).  CWR first: one
+	 * segment can end an echo and start the next.
+	 */
+	if (s->ecn_ok) {
+		if (p->h.flags & TCPHDR_CWR)
+			s->ece = false;
+		if (p->ce && p->len && !s->ece)
+			s->ece = marked = true;
+	}
 	if ((u64)aoff > s->acked) {
 		u64 before = ecp_conn_client_ack_off(c);
 
@@ -242,7 +255,7 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		/* A FIN is acked at once, below. */
 		if (!fin)
 			ecp_conn_send_ack_src_data(c, s, q, off, p->len, n,
-						   holes || quiet,
+						   holes || quiet || marked,
 						   skb_shinfo(skb)->gso_segs);
 		if (n < p->len) {
 			atomic64_add(p->len - n, &cfg->stats.dup_bytes);

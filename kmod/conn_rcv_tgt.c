@@ -38,6 +38,8 @@ static void ecp_conn_rcv_tgt_synack(struct ecp_conn *c, struct ecp_conn_out *o,
 	o->win = p->h.win;
 	/* S offered SACK: it is on if the target answered it. */
 	o->sack_ok = p->h.sack_ok;
+	/* Asked for in S's SYN (ecp_conn_send_syn_tgt()): data go ECT. */
+	o->ecn_ok = o->ecn_ok && ecp_conn_ecn_answered(p);
 	ecp_conn_answered(c, &o->peer, q);
 }
 

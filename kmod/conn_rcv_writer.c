@@ -133,6 +133,7 @@ bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
 	struct ecp_conn_out *w = &c->w;
 	struct ecp_task *t = c->t;
 	bool fin = p->h.flags & TCPHDR_FIN;
+	unsigned int prompts = 0;
 	bool now = fin;
 	s64 ack_off, x;
 	u32 len = p->len;
@@ -165,6 +166,13 @@ bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
 	}
 	if (ecp_ts_at_edge(x, len + fin, wr->ack_sent))
 		ecp_conn_ts_seen(&w->ts, p);
+	/* A congestion mark, echoed as a source's (ecp_conn_rcv_src_seg()). */
+	if (w->ecn_ok) {
+		if (p->h.flags & TCPHDR_CWR)
+			w->ece = false;
+		if (p->ce && len && !w->ece)
+			w->ece = now = true;
+	}
 	if (c->state == ECPROXY_CONN_HANDSHAKE)
 		ecp_conn_rcv_writer_established(c);
 	w->acked = max_t(u64, w->acked, ack_off);
@@ -180,6 +188,15 @@ bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
 		} else if (got < 0) {
 			ecp_stats_drop(&t->stats, ECPROXY_DROP_TRUNCATED);
 			return true;
+		} else if (n) {
+			/*
+			 * Held, so it may be SACKed.  A range the set has no
+			 * record left for is only not reported: the writer
+			 * sends it again, and the fragments skip it.
+			 */
+			if (x > (s64)wr->rcv_nxt)
+				wr->recent = x;
+			ecp_ivset_insert(&wr->iv, x, x + n, NULL, NULL);
 		}
 		if (got)
 			ecp_stats_inc(&t->stats, ECP_STAT_SEGS_APPLIED);
@@ -187,9 +204,17 @@ bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
 			ecp_stats_inc(&t->stats, ECP_STAT_DUPS_SKIPPED);
 		if (n < len)
 			fin = false;
-		/* As a receiver: at once past a hole or for old bytes. */
+		/*
+		 * As a receiver: at once past a hole or for old bytes, and
+		 * past a hole a duplicate per segment GRO merged, up to the
+		 * three of a fast retransmit (as to a source).
+		 */
 		now |= got < len || x > (s64)wr->rcv_nxt ||
 		       ecp_conn_writer_holed(c);
+		if (x > (s64)wr->rcv_nxt)
+			prompts = clamp_t(unsigned int,
+					  skb_shinfo(skb)->gso_segs, 1,
+					  ECP_CC_DUPACKS);
 	} else if (!fin && x < (s64)wr->rcv_nxt) {
 		now = true;
 	}
@@ -198,10 +223,12 @@ bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
 		wr->fin_off = x + len;
 	}
 	ecp_conn_writer_advance(c);
+	ecp_ivset_trim(&wr->iv, wr->rcv_nxt);
 	if (!ecp_conn_push(c, q))
 		return false;
 	ecp_conn_check_done(c, q);
 	if (c->state != ECPROXY_CONN_LINGER &&
+	    !(prompts && ecp_conn_send_prompt_writer(c, q, prompts)) &&
 	    (now || wr->rcv_nxt - wr->ack_sent >= 2 * (u64)w->mss))
 		ecp_conn_send_ack_writer(c, q);
 	return true;

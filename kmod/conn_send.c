@@ -83,6 +83,36 @@ static void ecp_conn_hdr_out(const struct ecp_conn *c,
 	ecp_conn_ts_hdr(&o->ts, h);
 }
 
+/* One SACK block: @iv, offsets from sequence number @base. */
+static void ecp_conn_sack_range(struct ecp_tcp_hdr *h, u32 base,
+				struct ecp_iv iv)
+{
+	h->sack[h->nsack].start_seq = ecp_off_to_seq(iv.start, base);
+	h->sack[h->nsack].end_seq = ecp_off_to_seq(iv.end, base);
+	h->nsack++;
+}
+
+/*
+ * The ranges of @set as SACK blocks (offsets from sequence number
+ * @base): first the one holding @recent, the latest segment past the
+ * hole, then the others from the top, as many as fit beside what @h has.
+ */
+static void ecp_conn_sack_held(struct ecp_tcp_hdr *h,
+			       const struct ecp_ivset *set, u64 recent,
+			       u32 base)
+{
+	u32 n = ecp_ivset_count(set), i, first;
+
+	first = ecp_ivset_search(set, recent + 1);
+	if (first < n && ecp_ivset_at(set, first).start > recent)
+		first = n;
+	if (first < n)
+		ecp_conn_sack_range(h, base, ecp_ivset_at(set, first));
+	for (i = n; i-- > 0 && h->nsack < ecp_tcp_sack_max(h);)
+		if (i != first)
+			ecp_conn_sack_range(h, base, ecp_ivset_at(set, i));
+}
+
 /*
  * What S holds of source s beyond its hole, as SACK blocks on a pure ACK
  * (RFC 2018 §4): first the bytes s just sent twice (D-SACK, RFC 2883, on
@@ -92,45 +122,19 @@ static void ecp_conn_hdr_out(const struct ecp_conn *c,
  * one ACK are known from an earlier one.  Not on S's segments with the
  * client's bytes: they are cut to s's MSS, with no room for options.
  */
-static void ecp_conn_sack_range(const struct ecp_conn_src *s,
-				struct ecp_tcp_hdr *h, struct ecp_iv iv)
-{
-	h->sack[h->nsack].start_seq = ecp_off_to_seq(iv.start, s->isn + 1);
-	h->sack[h->nsack].end_seq = ecp_off_to_seq(iv.end, s->isn + 1);
-	h->nsack++;
-}
-
-static void ecp_conn_sack_block(const struct ecp_conn_src *s,
-				struct ecp_tcp_hdr *h, u32 i)
-{
-	ecp_conn_sack_range(s, h, ecp_ivset_at(&s->iv, i));
-}
-
 static void ecp_conn_sack_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			      struct ecp_tcp_hdr *h)
 {
-	u32 n = ecp_ivset_count(&s->iv), i, first;
-
-	if (!s->sack_ok || (!n && !s->dsack_end))
+	if (!s->sack_ok || (!ecp_ivset_count(&s->iv) && !s->dsack_end))
 		return;
 	ecp_stats_inc(&c->t->stats, ECP_STAT_SACKS);
 	if (s->dsack_end) {
-		ecp_conn_sack_range(s, h, (struct ecp_iv){ s->dsack_start,
-							  s->dsack_end });
+		ecp_conn_sack_range(h, s->isn + 1,
+				    (struct ecp_iv){ s->dsack_start,
+						     s->dsack_end });
 		s->dsack_end = 0;
 	}
-	if (!n)
-		return;
-
-	/* The interval holding s->recent, if one does. */
-	first = ecp_ivset_search(&s->iv, s->recent + 1);
-	if (first < n && ecp_ivset_at(&s->iv, first).start > s->recent)
-		first = n;
-	if (first < n)
-		ecp_conn_sack_block(s, h, first);
-	for (i = n; i-- > 0 && h->nsack < ecp_tcp_sack_max(h);)
-		if (i != first)
-			ecp_conn_sack_block(s, h, i);
+	ecp_conn_sack_held(h, &s->iv, s->recent, s->isn + 1);
 }
 
 static void ecp_conn_hdr_src(const struct ecp_conn *c,
@@ -148,6 +152,9 @@ static void ecp_conn_hdr_src(const struct ecp_conn *c,
 	h->flags = flags;
 	h->win = win;
 	h->wscale = -1;
+	/* RFC 3168 §6.1.3: every ACK echoes s's mark until its CWR. */
+	if (s->ece && !(flags & (TCPHDR_SYN | TCPHDR_RST)))
+		h->flags |= TCPHDR_ECE;
 	ecp_conn_ts_hdr(&s->ts, h);
 }
 
@@ -190,6 +197,9 @@ void ecp_conn_send_syn_src(struct ecp_conn *c, struct ecp_conn_src *s,
 	/* As Linux offers it by default: S tells what it holds. */
 	h.sack_ok = true;
 	h.ts = c->ts_offer;
+	s->ecn_ok = ecp_conn_ecn_ask(c, &s->peer);
+	if (s->ecn_ok)
+		h.flags |= TCPHDR_ECE | TCPHDR_CWR;
 	ecp_conn_syn_sent(c, &s->peer, ecp_tcp_build(q, &h));
 }
 
@@ -204,6 +214,9 @@ void ecp_conn_send_syn_tgt(struct ecp_conn *c, struct ecp_conn_out *o,
 	h.wscale = 0;
 	h.sack_ok = true;
 	h.ts = c->ts_offer;
+	o->ecn_ok = ecp_conn_ecn_ask(c, &o->peer);
+	if (o->ecn_ok)
+		h.flags |= TCPHDR_ECE | TCPHDR_CWR;
 	/*
 	 * The SYN-ACK times the first flight's RTO
 	 * (ecp_conn_out_handshake_rtt()); the answer to a repeated SYN does
@@ -335,6 +348,9 @@ static void ecp_conn_hdr_writer(struct ecp_conn *c, struct ecp_tcp_hdr *h,
 	h->flags = flags;
 	h->win = ecp_conn_writer_win(c);
 	h->wscale = -1;
+	/* RFC 3168 §6.1.3: every ACK echoes the writer's mark until CWR. */
+	if (w->ece && !(flags & (TCPHDR_SYN | TCPHDR_RST)))
+		h->flags |= TCPHDR_ECE;
 	ecp_conn_ts_hdr(&w->ts, h);
 }
 
@@ -350,15 +366,26 @@ void ecp_conn_send_synack_writer(struct ecp_conn *c, struct sk_buff_head *q)
 	h.win = min_t(u64, c->client.edge, 0xffff);
 	h.mss = w->mss + ecp_ts_optlen(&w->ts);
 	h.wscale = c->client.wscale >= 0 ? w->ws_out : -1;
+	/* S is the writer's receiver: SACK if it offered it (RFC 2018). */
+	h.sack_ok = w->sack_ok;
+	/* ECN-setup SYN-ACK: ECE without CWR. */
+	if (w->ecn_ok)
+		h.flags |= TCPHDR_ECE;
 	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
 }
 
 void ecp_conn_send_ack_writer(struct ecp_conn *c, struct sk_buff_head *q)
 {
+	struct ecp_conn_client *wr = &c->client;
 	struct ecp_tcp_hdr h;
 
 	ecp_conn_hdr_writer(c, &h, TCPHDR_ACK);
+	/* What S holds beyond the writer's hole, as a source's (above). */
+	if (c->w.sack_ok && ecp_ivset_count(&wr->iv)) {
+		ecp_stats_inc(&c->t->stats, ECP_STAT_SACKS);
+		ecp_conn_sack_held(&h, &wr->iv, wr->recent, wr->isn + 1);
+	}
 	c->client.ack_sent = c->client.rcv_nxt;
 	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
@@ -703,7 +730,7 @@ void ecp_conn_send_copy_src(struct ecp_conn *c, struct ecp_conn_src *s,
 static bool prompt_sources = true;
 module_param(prompt_sources, bool, 0644);
 MODULE_PARM_DESC(prompt_sources,
-		 "Answer a source's segments past a hole with duplicate ACKs so that it fast-retransmits (default: Y; N leaves recovery to its RTO, for comparison)");
+		 "Answer a source's (or writer's) segments past a hole with duplicate ACKs so that it fast-retransmits (default: Y; N leaves recovery to its RTO, for comparison)");
 
 void ecp_conn_send_prompt_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			      struct sk_buff_head *q, unsigned int n)
@@ -722,6 +749,22 @@ void ecp_conn_send_prompt_src(struct ecp_conn *c, struct ecp_conn_src *s,
 		}
 		ecp_stats_inc(&c->t->stats, ECP_STAT_PROMPTS);
 	}
+}
+
+/*
+ * The writer sent past a hole: @n duplicate ACKs, as a source gets them.
+ * Returns false, having sent none, if prompts are off (prompt_sources).
+ */
+bool ecp_conn_send_prompt_writer(struct ecp_conn *c, struct sk_buff_head *q,
+				 unsigned int n)
+{
+	if (!READ_ONCE(prompt_sources))
+		return false;
+	while (n--) {
+		ecp_conn_send_ack_writer(c, q);
+		ecp_stats_inc(&c->t->stats, ECP_STAT_PROMPTS);
+	}
+	return true;
 }
 
 /*

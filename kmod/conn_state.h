@@ -99,6 +99,8 @@ struct ecp_conn_src {
 	u8 ws;				/* shift of the windows it sends */
 	u8 ws_out;			/* shift of the windows S sends it */
 	bool sack_ok;			/* it answered S's SACK-permitted */
+	bool ecn_ok;			/* ECN set up (RFC 3168) */
+	bool ece;			/* S echoes a mark until its CWR */
 	u16 mss;			/* largest payload S sends it */
 	u32 isn;
 	u32 win;			/* its window, bytes */
@@ -135,8 +137,9 @@ struct ecp_conn_out {
 	u8 ws;				/* shift of the windows it sends */
 	u8 ws_out;			/* shift of the windows S sends it */
 	bool sack_ok;			/* both offered SACK (RFC 2018) */
-	bool ecn_ok;			/* client: ECN set up (RFC 3168) */
-	bool cwr;			/* client: CWR on the next new data */
+	bool ecn_ok;			/* ECN set up (RFC 3168) */
+	bool cwr;			/* CWR on the next new data */
+	bool ece;			/* writer: S echoes a mark until CWR */
 	u16 mss;			/* largest payload S sends it */
 	u16 gso_segs;			/* its device's GSO limits ... */
 	u32 gso_bytes;			/* ... (ecp_route_caps()) */
@@ -177,6 +180,12 @@ struct ecp_conn_client {
 	unsigned long fin_at;		/* no client: S last sent its FIN */
 	u64 edge;			/* writer: the right edge S offered */
 	u64 ack_sent;			/* writer: the last ack S sent it */
+	u64 recent;			/* writer: its last segment past a hole */
+	/*
+	 * Writer: what S holds of its stream, for its SACK blocks; the
+	 * data fragments' sets (src[i].iv) hold the same bytes by fragment.
+	 */
+	struct ecp_ivset iv;
 };
 
 /* A row's ring of partial sums. */
@@ -277,6 +286,26 @@ static inline bool ecp_conn_has_targets(const struct ecp_conn *c)
 static inline bool ecp_conn_has_sources(const struct ecp_conn *c)
 {
 	return c->mode != ECPROXY_MODE_WRITE;
+}
+
+/*
+ * Whether S's SYN to peer @p asks for ECN (RFC 3168 §6.1.1), as Linux asks
+ * on its own connections: when S's namespace has tcp_ecn 1 (the default,
+ * 2, only takes ECN when asked), and in the first SYN only where
+ * tcp_ecn_fallback is on (the default): a repeat goes without, in case a
+ * middlebox drops ECN-setup SYNs (tcp_ecn_clear_syn()).
+ */
+static inline bool ecp_conn_ecn_ask(const struct ecp_conn *c,
+				    const struct ecp_conn_peer *p)
+{
+	return READ_ONCE(c->net->ipv4.sysctl_tcp_ecn) == 1 &&
+	       (!p->syns || !READ_ONCE(c->net->ipv4.sysctl_tcp_ecn_fallback));
+}
+
+/* An ECN-setup SYN-ACK (RFC 3168 §6.1.1): ECE without CWR. */
+static inline bool ecp_conn_ecn_answered(const struct ecp_seg *p)
+{
+	return (p->h.flags & (TCPHDR_ECE | TCPHDR_CWR)) == TCPHDR_ECE;
 }
 
 /* The end that connected to VIP:port: the client (out[0]) or the writer. */
@@ -623,6 +652,9 @@ u16 ecp_conn_writer_win(struct ecp_conn *c);
 void ecp_conn_send_win_writer(struct ecp_conn *c, struct sk_buff_head *q);
 /* A pure ACK to the writer, with the window. */
 void ecp_conn_send_ack_writer(struct ecp_conn *c, struct sk_buff_head *q);
+/* @n duplicate ACKs to the writer, past a hole, see conn_send.c. */
+bool ecp_conn_send_prompt_writer(struct ecp_conn *c, struct sk_buff_head *q,
+				 unsigned int n);
 /* S's FIN to the writer, acking its FIN: the block is stored. */
 void ecp_conn_send_fin_writer(struct ecp_conn *c, struct sk_buff_head *q);
 /*

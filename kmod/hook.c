@@ -11,6 +11,7 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/tcp.h>
+#include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/netfilter/ipv4/nf_defrag_ipv4.h>
 #include <net/tcp.h>
@@ -138,6 +139,7 @@ static int ecp_parse(struct sk_buff *skb, const struct nf_hook_state *state,
 	p->h.sack_ok = false;
 	p->h.ts = false;
 	p->nsack = 0;
+	p->ce = INET_ECN_is_ce(ip_hdr(skb)->tos);
 	p->dataoff = thoff + thlen;
 	p->len = skb->len - p->dataoff;
 	if (!ecp_parse_opts((const u8 *)(th + 1), thlen - sizeof(*th), p))

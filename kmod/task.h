@@ -179,16 +179,28 @@ static inline unsigned int ecp_task_nout(u8 mode, unsigned int nrow)
 }
 
 /*
+ * The sets of interval records of a connection of a task in @mode with k
+ * sources and @nrow rows: the sources' records, the outputs' scoreboards,
+ * and a writer's (WRITE): what S holds of the writer's stream beyond its
+ * first hole, for the writer's SACK blocks.
+ */
+static inline unsigned int ecp_task_nrecords(u8 mode, unsigned int k,
+					     unsigned int nrow)
+{
+	return k + ecp_task_nout(mode, nrow) + (mode == ECPROXY_MODE_WRITE);
+}
+
+/*
  * The memory a task reserves up front and charges to its namespace: the
- * @nring rings of its rows (and check row), then the interval records of
- * its k sources and the scoreboards of its @nout outputs, so that a
- * connection, set up in softirq, never lacks memory.
+ * @nring rings of its rows (and check row), then its @nrec sets of
+ * interval records (ecp_task_nrecords()), so that a connection, set up in
+ * softirq, never lacks memory.
  */
 static inline size_t ecp_task_mem(u32 buffer_size, unsigned int nring,
-				  unsigned int k, unsigned int nout)
+				  unsigned int nrec)
 {
 	return ecp_task_records_off(buffer_size, nring) +
-	       (size_t)(k + nout) * ecp_task_holes(buffer_size) *
+	       (size_t)nrec * ecp_task_holes(buffer_size) *
 	       sizeof(struct ecp_iv);
 }
 
@@ -206,6 +218,12 @@ static inline struct ecp_iv *ecp_task_scoreboard(const struct ecp_task *t,
 						 unsigned int i)
 {
 	return ecp_task_records(t, t->k + i);
+}
+
+/* A writer's records, after the outputs' scoreboards. */
+static inline struct ecp_iv *ecp_task_writer_records(const struct ecp_task *t)
+{
+	return ecp_task_scoreboard(t, ecp_task_nout(t->mode, t->nrow));
 }
 
 /*

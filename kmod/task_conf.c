@@ -25,8 +25,8 @@ int ecp_task_add(struct ecp_net *en, struct ecp_task *t,
 	int ret;
 
 	t->headroom = ecp_task_headroom(t->buffer_size);
-	size = ecp_task_mem(t->buffer_size, t->nring, t->k,
-			    ecp_task_nout(t->mode, t->nrow));
+	size = ecp_task_mem(t->buffer_size, t->nring,
+			    ecp_task_nrecords(t->mode, t->k, t->nrow));
 	mutex_lock(&en->conf_lock);
 	if (ecp_task_lookup_id(en, t->id)) {
 		ecp_extack_fmt(extack, NULL, "task %u already exists", t->id);
@@ -215,8 +215,8 @@ int ecp_task_change(struct ecp_net *en, u32 id, const struct ecp_task *model,
 	}
 	if ((what & ECP_CHANGE_BUFFER) &&
 	    model->buffer_size != t->buffer_size) {
-		size = ecp_task_mem(model->buffer_size, t->nring, t->k,
-				    ecp_task_nout(t->mode, t->nrow));
+		size = ecp_task_mem(model->buffer_size, t->nring,
+				    ecp_task_nrecords(t->mode, t->k, t->nrow));
 		/* The task's own reservation is given back first. */
 		used = en->mem_used - t->mem;
 		cap = ecp_netns_mem_max();

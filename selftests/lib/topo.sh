@@ -30,7 +30,9 @@
 # topo_net X, topo_addr X, topo_kill_ns NS [SIG], topo_each_link FN ARGS...,
 # topo_mtu X MTU, topo_tbf RATE, topo_cap I RATE, topo_delay I MS, topo_uncap I,
 # topo_cap_b I RATE, topo_uncap_b I, topo_listening NS PORT,
-# topo_nstat NS COUNTER, topo_qdisc_drops DEV, topo_via X,
+# topo_nstat NS COUNTER, topo_qdisc_drops DEV, topo_mark NS DEV,
+# topo_capture NS DEV FILE FILTER..., topo_capture_stop,
+# topo_ece_echoes FILE, topo_via X,
 # topo_via_mtu X MTU, topo_router NS, topo_veth ...; and for any
 # namespace: ecin NS ECCTL-ARGS... (logged), ecq NS ECCTL-ARGS... (not
 # logged), ecfetch_in NS ECFETCH-ARGS... (logged).
@@ -480,6 +482,49 @@ topo_undrop() {
 # untouched.
 topo_nstat() {
 	ip netns exec "$1" nstat -asz "$2" | awk -v c="$2" '$1 == c { print $2 }'
+}
+
+# topo_mark NS DEV: a CoDel queue behind 20 Mbit/s on DEV in NS, which
+# marks ECN-capable packets (RFC 3168) instead of dropping them.
+topo_mark() {
+	ip netns exec "$1" tc qdisc replace dev "$2" root handle 1: \
+		tbf rate 20mbit burst 16384 limit 1000000 &&
+		ip netns exec "$1" tc qdisc replace dev "$2" parent 1:1 \
+			codel ecn target 1ms interval 10ms limit 10000
+}
+
+# topo_capture NS DEV FILE FILTER...: tcpdump writes what DEV in NS
+# carries (a pcap filter) to FILE, from a second on (it has started
+# then), until topo_capture_stop.
+topo_capture() {
+	local ns=$1 dev=$2 file=$3
+	shift 3
+	ip netns exec "$ns" tcpdump -U -n -i "$dev" -w "$file" "$@" 2>/dev/null &
+	topo_capture_pid=$!
+	sleep 1
+}
+
+# topo_capture_stop: a second on (the last packets are in), topo_capture's
+# tcpdump ends.
+topo_capture_stop() {
+	sleep 1
+	kill "$topo_capture_pid" 2>/dev/null
+	wait "$topo_capture_pid" 2>/dev/null
+}
+
+# topo_ece_echoes FILE: of the TCP segments in capture FILE, SYNs aside,
+# how many carry ECE and how many without it came after the first that
+# did: "ECE AFTER".  An ECN receiver echoes a congestion mark until the
+# sender's CWR (RFC 3168 §6.1.3): both are above 0 if it echoed and an
+# echo ended.
+topo_ece_echoes() {
+	tcpdump -n -r "$1" 2>/dev/null | awk '
+		/Flags \[/ {
+			f = $0; sub(/.*Flags \[/, "", f); sub(/\].*/, "", f)
+			if (f ~ /S/) next
+			if (f ~ /E/) { e++; seen = 1 } else if (seen) after++
+		}
+		END { print e + 0, after + 0 }'
 }
 
 # topo_listening NS PORT: something listens on TCP PORT in NS.

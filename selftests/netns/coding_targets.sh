@@ -7,8 +7,8 @@
 # (Jerasure, Ceph) with r = 1..m, data and parity fragments, a striped
 # block group with a partial last stripe, a run started again, targets
 # that refuse or die, a source that dies, a target's keepalives while a
-# source stalls, a target 300 ms away, and loss and reordering on every
-# link.  Every stored fragment must equal the one `ecctl code encode`
+# source stalls, a target 300 ms away, ECN towards a target, and loss and
+# reordering on every link.  Every stored fragment must equal the one `ecctl code encode`
 # made, every survivor must have served one connection and its fragment
 # once, and a target that was not fully served must see a RST, never a
 # FIN.  Topology (../lib/topo.sh): B1..B12 serve the survivors,
@@ -260,6 +260,22 @@ done
 pp ip netns exec "$T"1 sysctl -qw net.ipv4.tcp_timestamps=1
 pp ip netns exec "$T"1 tc qdisc del dev to-s root
 ec_stop_servers
+
+# --- ECN towards a target ----------------------------------------------------
+# S asks the targets for ECN (RFC 3168) when its namespace asks for it on
+# its own connections (tcp_ecn=1; the targets' default, 2, accepts), and
+# a CoDel queue behind 20 Mbit/s on S's end of T1's link marks S's
+# segments instead of dropping them: S cuts its window for T1's echoes,
+# which it can only have had if both sides set ECN up.
+pp ip netns exec $S sysctl -qw net.ipv4.tcp_ecn=1
+pp topo_mark $S to-t1
+case_run "ECN towards a target, a marking queue on its link: RS(6,3) r=1 of a 2 MB fragment" \
+	36 isal-cauchy 6 3 0 $((6 * 2000000))
+tap_expect_jq "ECN towards a target: S cut its window for the echoes" \
+	'.[0].stats.ecn_reductions > 0' ecin $S -j task show id 36 -s
+ip netns exec $S tc -s qdisc show dev to-t1 | sed 's/^/# /'
+pp ip netns exec $S tc qdisc del dev to-t1 root
+pp ip netns exec $S sysctl -qw net.ipv4.tcp_ecn=2
 
 # --- loss and reordering on every link --------------------------------------
 add_netem() {

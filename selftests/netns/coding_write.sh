@@ -10,8 +10,9 @@
 # and Jerasure).  RS(3,2), RS(6,3), RS(10,4) and RS(12,4), the four
 # profiles, blocks ending mid-cell and mid-stripe, a 1-byte block, cells
 # of 4 KiB and 1 MiB; a target that refuses, and one that dies
-# mid-stream: W sees a reset, the event names the target; loss,
-# reordering and duplication on every link.  Topology (../lib/topo.sh):
+# mid-stream: W sees a reset, the event names the target; ECN from W;
+# loss on W's link with its SACK on and off; loss, reordering and
+# duplication on every link.  Topology (../lib/topo.sh):
 # A1 is W, T1..T16 are the targets (fragment f on T(f+1)).
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
@@ -261,6 +262,66 @@ tap_check "S sent T2 its SYN again" \
 tap_check "W did not re-send its SYN ($(tail -n 1 "$tmp/17/w.err"))" \
 	test "$(topo_nstat $A TcpExtTCPSynRetrans)" -eq "$syns"
 pp topo_undrop "$T"2
+
+# --- ECN from the writer -------------------------------------------------
+# W asks for ECN (tcp_ecn=1), S takes it (its namespace's default, 2), and
+# a CoDel queue behind 20 Mbit/s on W's end of its link marks W's
+# segments instead of dropping them.  S echoes each mark with ECE on its
+# ACKs until W's CWR says W cut its window (RFC 3168 §6.1.3): W's socket
+# says ECN was on, its stack counts the bytes the echoes acked
+# (segments, TcpExtTCPDeliveredCE), and a capture at S shows ACKs with ECE and,
+# after them, ACKs without (an echo that never ended would cut W's
+# window every round trip).
+pp ip netns exec $A sysctl -qw net.ipv4.tcp_ecn=1
+pp topo_mark $A to-s
+ce=$(topo_nstat $A TcpExtTCPDeliveredCE)
+topo_capture $S to-a1 "$tmp/ecn.pcap" tcp and dst host "$(topo_addr a1)"
+case_write "ECN from W, a marking queue on its link" \
+	18 isal-cauchy 3 2 $((3 * 1048576 + 1000)) 65536
+topo_capture_stop
+ce=$(($(topo_nstat $A TcpExtTCPDeliveredCE) - ce))
+echoes=$(topo_ece_echoes "$tmp/ecn.pcap")
+ip netns exec $A tc -s qdisc show dev to-s | sed 's/^/# /'
+echo "# S's ACKs to W with ECE, and without it after the first: $echoes; W TcpExtTCPDeliveredCE $ce"
+tap_check "ECN from W: W's connection negotiated it ($(grep '^tcp sack' "$tmp/18/w.err"))" \
+	grep -q '^tcp sack .* ecn 1 ' "$tmp/18/w.err"
+tap_check "ECN from W: S echoed the marks, and each echo ended (ECE then none: $echoes)" \
+	awk -v l="$echoes" 'BEGIN { split(l, n, " "); exit !(n[1] > 0 && n[2] > 0) }'
+tap_check "ECN from W: W's stack took the echoes ($ce segments)" test "$ce" -gt 0
+pp ip netns exec $A tc qdisc del dev to-s root
+pp ip netns exec $A sysctl -qw net.ipv4.tcp_ecn=2
+
+# --- loss on W's link, W's SACK on and off ---------------------------------
+# S is W's receiver: it answers W's SACK-permitted and tells W what it
+# holds beyond each hole (sacks), so that W's own stack repairs several
+# holes per round trip (TcpExtTCPSackRecovery); without SACK, W's NewReno
+# repairs one (TcpExtTCPRenoRecovery), and S sends no blocks.  netem drops
+# 3% of W's segments: W puts one segment in a packet on its link
+# (topo_segs), as a lossy wire drops frames.
+pp topo_segs $A to-s 1
+pp ip netns exec $A tc qdisc replace dev to-s root netem loss 3% limit 100000
+id=23
+for sack in 1 0; do
+	on=$([ $sack = 1 ] && echo on || echo off)
+	rec=$([ $sack = 1 ] && echo TcpExtTCPSackRecovery || echo TcpExtTCPRenoRecovery)
+	pp ip netns exec $A sysctl -qw net.ipv4.tcp_sack=$sack
+	n=$(topo_nstat $A $rec)
+	case_write "W's SACK $on, 3% loss on its link" \
+		$id isal-cauchy 3 2 $((3 * 1048576 + 1000)) 65536
+	n=$(($(topo_nstat $A $rec) - n))
+	neg=$(grep '^tcp sack' "$tmp/$id/w.err")
+	echo "# W: $neg, $rec $n"
+	tap_check "W's SACK $on: W's connection negotiated SACK $sack ($neg)" \
+		grep -q "^tcp sack $sack " "$tmp/$id/w.err"
+	tap_expect_jq "W's SACK $on: S told W what it held (sacks) only with SACK" \
+		"(.[0].stats.sacks > 0) == ($sack == 1)" \
+		ecin $S -j task show id $id -s
+	tap_check "W's SACK $on: W's stack recovered by it ($rec $n)" test "$n" -gt 0
+	id=$((id + 1))
+done
+pp ip netns exec $A sysctl -qw net.ipv4.tcp_sack=1
+pp ip netns exec $A tc qdisc del dev to-s root
+pp topo_segs $A to-s 65535
 
 # --- loss, reordering and duplication on every link ----------------------
 add_netem() {

@@ -35,6 +35,8 @@
 #                           says what it negotiated and that it resent
 #   duplicates from B1      S D-SACKs them when B1 has SACK, and B1's stack
 #                           counts them
+#   ECN from B1             S asks B1 for it, a CoDel queue marks B1's
+#                           segments: S echoes each mark until B1's CWR
 #   B1 silent for an RTO    its next segment, alone, is acked at once
 #   stretch ACKs            S acks B1 every eight segments (module
 #                           parameter ack_segs, ack_delay_us 40 ms): fewer
@@ -212,10 +214,7 @@ done
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_sack=1
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_timestamps=0
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_ecn=1
-pp ip netns exec $S tc qdisc replace dev to-a1 root handle 1: \
-	tbf rate 20mbit burst 16384 limit 1000000
-pp ip netns exec $S tc qdisc replace dev to-a1 parent 1:1 \
-	codel ecn target 1ms interval 10ms limit 10000
+pp topo_mark $S to-a1
 case_run "ECN, a marking queue on A's link" 4 \
 	'.conns_done == 1 and .ecn_reductions > 0'
 case "$neg" in
@@ -329,14 +328,43 @@ for i in 1 2 3; do
 	pp ip netns exec ${B}$i sysctl -qw net.ipv4.tcp_sack=1
 	pp ip netns exec ${B}$i sysctl -qw net.ipv4.tcp_timestamps=1
 done
+
+# ECN from the sources (RFC 3168): S asks for it in its SYNs when its
+# namespace asks on its own connections (tcp_ecn=1; the sources' default,
+# 2, accepts), and a CoDel queue behind 20 Mbit/s on B1's end of its link
+# marks B1's segments instead of dropping them.  S echoes a mark with ECE
+# on its ACKs until B1's CWR says B1 cut its window: the capture at S
+# shows ACKs with ECE and, after them, ACKs without (an echo that never
+# ended would cut B1's window every round trip); B1's stack counts the
+# segments the echoes acked (TcpExtTCPDeliveredCE), and its socket says
+# ECN was on.
+pp ip netns exec $S sysctl -qw net.ipv4.tcp_ecn=1
+pp topo_mark ${B}1 to-s
+ce=$(topo_nstat ${B}1 TcpExtTCPDeliveredCE)
+topo_capture $S to-b1 "$tmp/ecn.pcap" tcp and dst host "$(topo_addr b1)"
+case_run "ECN from B1, a marking queue on its link" 4 \
+	'.conns_done == 1 and .overflow == 0'
+topo_capture_stop
+ce=$(($(topo_nstat ${B}1 TcpExtTCPDeliveredCE) - ce))
+echoes=$(topo_ece_echoes "$tmp/ecn.pcap")
+ip netns exec ${B}1 tc -s qdisc show dev to-s | sed 's/^/# /'
+line=$(cat "$EC_SRVLOG.1.$((8000 + id))" 2>/dev/null)
+echo "# B1: $line"
+case "$line" in
+"served "*" ecn 1 "*) tap_ok "ECN from B1: B1's connection negotiated it" ;;
+*) tap_fail "ECN from B1: B1's connection negotiated it" "$line" ;;
+esac
+echo "# S's ACKs to B1 with ECE, and without it after the first: $echoes; B1 TcpExtTCPDeliveredCE $ce"
+tap_check "ECN from B1: S echoed the marks, and each echo ended (ECE then none: $echoes)" \
+	awk -v l="$echoes" 'BEGIN { split(l, n, " "); exit !(n[1] > 0 && n[2] > 0) }'
+tap_check "ECN from B1: B1's stack took the echoes ($ce segments)" test "$ce" -gt 0
+pp ip netns exec ${B}1 tc qdisc del dev to-s root
+pp ip netns exec $S sysctl -qw net.ipv4.tcp_ecn=2
+
 a_link delay 100ms limit 100000
-ip netns exec $S tcpdump -U -n -i to-b1 -w "$tmp/quiet.pcap" tcp 2>/dev/null &
-dump=$!
-sleep 1
+topo_capture $S to-b1 "$tmp/quiet.pcap" tcp
 EC_SRV_ARGS="-T -P 5" case_run "a source silent for an RTO" 1 ".conns_done == 1"
-sleep 1
-kill $dump
-wait $dump 2>/dev/null
+topo_capture_stop
 ip netns exec $S tc qdisc del dev to-a1 root
 b1=$(topo_addr b1).$((8000 + id))
 # Each data segment of B1's after 250 ms without one, and how long S took
