@@ -484,13 +484,15 @@ topo_nstat() {
 	ip netns exec "$1" nstat -asz "$2" | awk -v c="$2" '$1 == c { print $2 }'
 }
 
-# topo_mark NS DEV: a CoDel queue behind 20 Mbit/s on DEV in NS, which
-# marks ECN-capable packets (RFC 3168) instead of dropping them.
+# topo_mark NS DEV: an FQ-CoDel queue behind 20 Mbit/s on DEV in NS,
+# which marks ECN-capable packets (RFC 3168) instead of dropping them
+# (fq_codel: systemd's default qdisc, and the debug kernel has no plain
+# codel).  Fails if either qdisc cannot be set.
 topo_mark() {
 	ip netns exec "$1" tc qdisc replace dev "$2" root handle 1: \
 		tbf rate 20mbit burst 16384 limit 1000000 &&
 		ip netns exec "$1" tc qdisc replace dev "$2" parent 1:1 \
-			codel ecn target 1ms interval 10ms limit 10000
+			fq_codel ecn target 1ms interval 10ms limit 10000
 }
 
 # topo_capture NS DEV FILE FILTER...: tcpdump writes what DEV in NS

@@ -264,11 +264,11 @@ ec_stop_servers
 # --- ECN towards a target ----------------------------------------------------
 # S asks the targets for ECN (RFC 3168) when its namespace asks for it on
 # its own connections (tcp_ecn=1; the targets' default, 2, accepts), and
-# a CoDel queue behind 20 Mbit/s on S's end of T1's link marks S's
+# an FQ-CoDel queue behind 20 Mbit/s on S's end of T1's link marks S's
 # segments instead of dropping them: S cuts its window for T1's echoes,
 # which it can only have had if both sides set ECN up.
 pp ip netns exec $S sysctl -qw net.ipv4.tcp_ecn=1
-pp topo_mark $S to-t1
+tap_check "ECN towards a target: a marking queue on its link" topo_mark $S to-t1
 case_run "ECN towards a target, a marking queue on its link: RS(6,3) r=1 of a 2 MB fragment" \
 	36 isal-cauchy 6 3 0 $((6 * 2000000))
 tap_expect_jq "ECN towards a target: S cut its window for the echoes" \

@@ -265,7 +265,7 @@ pp topo_undrop "$T"2
 
 # --- ECN from the writer -------------------------------------------------
 # W asks for ECN (tcp_ecn=1), S takes it (its namespace's default, 2), and
-# a CoDel queue behind 20 Mbit/s on W's end of its link marks W's
+# an FQ-CoDel queue behind 20 Mbit/s on W's end of its link marks W's
 # segments instead of dropping them.  S echoes each mark with ECE on its
 # ACKs until W's CWR says W cut its window (RFC 3168 §6.1.3): W's socket
 # says ECN was on, its stack counts the bytes the echoes acked
@@ -273,7 +273,7 @@ pp topo_undrop "$T"2
 # after them, ACKs without (an echo that never ended would cut W's
 # window every round trip).
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_ecn=1
-pp topo_mark $A to-s
+tap_check "ECN from W: a marking queue on its link" topo_mark $A to-s
 ce=$(topo_nstat $A TcpExtTCPDeliveredCE)
 topo_capture $S to-a1 "$tmp/ecn.pcap" tcp and dst host "$(topo_addr a1)"
 case_write "ECN from W, a marking queue on its link" \

@@ -54,7 +54,7 @@ for p in "netns_mem_max:Bytes of task buffers each network namespace may reserve
 	 "gf_impl:GF(2^8) implementation: auto, scalar, ssse3, avx2, avx512, gfni, gfni512" \
 	 "gf_bench_ms:Benchmark time per implementation at load (ms) (uint)" \
 	 "gf_bench:Measured mul_acc MB/s per implementation" \
-	 "prompt_sources:Answer a source's segments past a hole with duplicate ACKs so that it fast-retransmits (default: Y; N leaves recovery to its RTO, for comparison) (bool)" \
+	 "prompt_sources:Answer a source's (or writer's) segments past a hole with duplicate ACKs so that it fast-retransmits (default: Y; N leaves recovery to its RTO, for comparison) (bool)" \
 	 "ack_segs:Ack a source's in-order data every N segments, the rest within ack_delay_us (default: 8; 2 acks as often as a Linux receiver) (uint)" \
 	 "ack_delay_us:Ack a source's in-order data left over by ack_segs within N microseconds (default: 1000; 50 to 200000) (uint)" \
 	 "pacing:Pace what S sends each client and target over the round trip, as Linux's TCP does (default: Y; N sends what the windows allow at once, for comparison; a rate cap still paces) (bool)" \

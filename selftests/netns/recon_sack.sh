@@ -25,7 +25,7 @@
 #                           parameter pacing off)
 #   300 ms, no loss         the handshake's round trip times the first
 #                           RTO: nothing is re-sent
-#   ECN                     A asks for it, a CoDel queue marks: S cuts
+#   ECN                     A asks for it, an FQ-CoDel queue marks: S cuts
 #                           its window for the echoes (ecn_reductions)
 #   5% loss, bursts and     from source B1: S prompts B1 with duplicate
 #   reordering from B1      ACKs, with SACK blocks of what it holds when B1
@@ -35,7 +35,7 @@
 #                           says what it negotiated and that it resent
 #   duplicates from B1      S D-SACKs them when B1 has SACK, and B1's stack
 #                           counts them
-#   ECN from B1             S asks B1 for it, a CoDel queue marks B1's
+#   ECN from B1             S asks B1 for it, an FQ-CoDel queue marks B1's
 #                           segments: S echoes each mark until B1's CWR
 #   B1 silent for an RTO    its next segment, alone, is acked at once
 #   stretch ACKs            S acks B1 every eight segments (module
@@ -208,13 +208,13 @@ for sack in 1 0; do
 done
 
 # ECN (RFC 3168): A asks for it (tcp_ecn=1; Linux's default, 2, only
-# accepts it), and a CoDel queue behind 20 Mbit/s on S's end of A's link
+# accepts it), and an FQ-CoDel queue behind 20 Mbit/s on S's end of A's link
 # marks S's segments instead of dropping them.  S cuts its window for
 # A's echo, once per window, and re-sends nothing for it.
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_sack=1
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_timestamps=0
 pp ip netns exec $A sysctl -qw net.ipv4.tcp_ecn=1
-pp topo_mark $S to-a1
+tap_check "ECN: a marking queue on A's link" topo_mark $S to-a1
 case_run "ECN, a marking queue on A's link" 4 \
 	'.conns_done == 1 and .ecn_reductions > 0'
 case "$neg" in
@@ -331,7 +331,7 @@ done
 
 # ECN from the sources (RFC 3168): S asks for it in its SYNs when its
 # namespace asks on its own connections (tcp_ecn=1; the sources' default,
-# 2, accepts), and a CoDel queue behind 20 Mbit/s on B1's end of its link
+# 2, accepts), and an FQ-CoDel queue behind 20 Mbit/s on B1's end of its link
 # marks B1's segments instead of dropping them.  S echoes a mark with ECE
 # on its ACKs until B1's CWR says B1 cut its window: the capture at S
 # shows ACKs with ECE and, after them, ACKs without (an echo that never
@@ -339,7 +339,7 @@ done
 # segments the echoes acked (TcpExtTCPDeliveredCE), and its socket says
 # ECN was on.
 pp ip netns exec $S sysctl -qw net.ipv4.tcp_ecn=1
-pp topo_mark ${B}1 to-s
+tap_check "ECN from B1: a marking queue on its link" topo_mark ${B}1 to-s
 ce=$(topo_nstat ${B}1 TcpExtTCPDeliveredCE)
 topo_capture $S to-b1 "$tmp/ecn.pcap" tcp and dst host "$(topo_addr b1)"
 case_run "ECN from B1, a marking queue on its link" 4 \
