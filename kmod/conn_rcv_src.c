@@ -209,18 +209,8 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 	if (ecp_ts_at_edge(off, p->len + !!(p->h.flags & TCPHDR_FIN),
 			   s->last_ack_off))
 		ecp_conn_ts_seen(&s->ts, p);
-	/*
-	 * A congestion mark on s's data (RFC 3168 §6.1.3): S's ACKs echo it
-	 * until s's CWR says that s cut its window, the first at once, as
-	 * Linux's quick ACK for one (tcp_ecn_check_ce()).  CWR first: one
-	 * segment can end an echo and start the next.
-	 */
-	if (s->ecn_ok) {
-		if (p->h.flags & TCPHDR_CWR)
-			s->ece = false;
-		if (p->ce && p->len && !s->ece)
-			s->ece = marked = true;
-	}
+	if (s->ecn_ok)
+		marked = ecp_conn_ecn_rcv(&s->ece, p);
 	if ((u64)aoff > s->acked) {
 		u64 before = ecp_conn_client_ack_off(c);
 

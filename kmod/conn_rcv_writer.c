@@ -166,19 +166,15 @@ bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
 	}
 	if (ecp_ts_at_edge(x, len + fin, wr->ack_sent))
 		ecp_conn_ts_seen(&w->ts, p);
-	/* A congestion mark, echoed as a source's (ecp_conn_rcv_src_seg()). */
-	if (w->ecn_ok) {
-		if (p->h.flags & TCPHDR_CWR)
-			w->ece = false;
-		if (p->ce && len && !w->ece)
-			w->ece = now = true;
-	}
+	if (w->ecn_ok && ecp_conn_ecn_rcv(&w->ece, p))
+		now = true;
 	if (c->state == ECPROXY_CONN_HANDSHAKE)
 		ecp_conn_rcv_writer_established(c);
 	w->acked = max_t(u64, w->acked, ack_off);
 	if (len) {
 		/* What lies beyond the window waits for a retransmission. */
 		u32 n = (u64)x < wr->edge ? min_t(u64, len, wr->edge - x) : 0;
+		bool past = x > (s64)wr->rcv_nxt;	/* past a hole */
 		s64 got = n ? ecp_conn_writer_apply(c, x, skb, p->dataoff, n) :
 			  0;
 
@@ -194,7 +190,7 @@ bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
 			 * record left for is only not reported: the writer
 			 * sends it again, and the fragments skip it.
 			 */
-			if (x > (s64)wr->rcv_nxt)
+			if (past)
 				wr->recent = x;
 			ecp_ivset_insert(&wr->iv, x, x + n, NULL, NULL);
 		}
@@ -209,9 +205,8 @@ bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
 		 * past a hole a duplicate per segment GRO merged, up to the
 		 * three of a fast retransmit (as to a source).
 		 */
-		now |= got < len || x > (s64)wr->rcv_nxt ||
-		       ecp_conn_writer_holed(c);
-		if (x > (s64)wr->rcv_nxt)
+		now |= got < len || past || ecp_conn_writer_holed(c);
+		if (past)
 			prompts = clamp_t(unsigned int,
 					  skb_shinfo(skb)->gso_segs, 1,
 					  ECP_CC_DUPACKS);

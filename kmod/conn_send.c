@@ -149,12 +149,9 @@ static void ecp_conn_hdr_src(const struct ecp_conn *c,
 	h->dport = s->peer.port;
 	h->seq = seq;
 	h->ack = ack;
-	h->flags = flags;
+	h->flags = ecp_conn_ecn_echo(s->ece, flags);
 	h->win = win;
 	h->wscale = -1;
-	/* RFC 3168 §6.1.3: every ACK echoes s's mark until its CWR. */
-	if (s->ece && !(flags & (TCPHDR_SYN | TCPHDR_RST)))
-		h->flags |= TCPHDR_ECE;
 	ecp_conn_ts_hdr(&s->ts, h);
 }
 
@@ -345,12 +342,9 @@ static void ecp_conn_hdr_writer(struct ecp_conn *c, struct ecp_tcp_hdr *h,
 	h->seq = w->iss + 1 + w->fin_sent;
 	h->ack = ecp_off_to_seq(c->client.rcv_nxt + w->fin_sent,
 				c->client.isn + 1);
-	h->flags = flags;
+	h->flags = ecp_conn_ecn_echo(w->ece, flags);
 	h->win = ecp_conn_writer_win(c);
 	h->wscale = -1;
-	/* RFC 3168 §6.1.3: every ACK echoes the writer's mark until CWR. */
-	if (w->ece && !(flags & (TCPHDR_SYN | TCPHDR_RST)))
-		h->flags |= TCPHDR_ECE;
 	ecp_conn_ts_hdr(&w->ts, h);
 }
 

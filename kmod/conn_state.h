@@ -308,6 +308,31 @@ static inline bool ecp_conn_ecn_answered(const struct ecp_seg *p)
 	return (p->h.flags & (TCPHDR_ECE | TCPHDR_CWR)) == TCPHDR_ECE;
 }
 
+/*
+ * S as the receiver of a sender that set ECN up (a source, the writer),
+ * RFC 3168 §6.1.3: a congestion mark on its data makes S's ACKs echo it
+ * (*@ece) until its CWR says that it cut its window.  CWR first: one
+ * segment can end an echo and start the next.  Returns true if an echo
+ * starts, whose first ACK goes at once, as Linux's quick ACK for a mark
+ * (tcp_ecn_check_ce()).
+ */
+static inline bool ecp_conn_ecn_rcv(bool *ece, const struct ecp_seg *p)
+{
+	if (p->h.flags & TCPHDR_CWR)
+		*ece = false;
+	if (!p->ce || !p->len || *ece)
+		return false;
+	*ece = true;
+	return true;
+}
+
+/* @flags of a segment to such a sender: ECE while S echoes, but on SYN, RST. */
+static inline u8 ecp_conn_ecn_echo(bool ece, u8 flags)
+{
+	return ece && !(flags & (TCPHDR_SYN | TCPHDR_RST)) ?
+	       flags | TCPHDR_ECE : flags;
+}
+
 /* The end that connected to VIP:port: the client (out[0]) or the writer. */
 static inline struct ecp_conn_out *ecp_conn_caller(struct ecp_conn *c)
 {

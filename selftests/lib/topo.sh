@@ -32,7 +32,7 @@
 # topo_cap_b I RATE, topo_uncap_b I, topo_listening NS PORT,
 # topo_nstat NS COUNTER, topo_qdisc_drops DEV, topo_mark NS DEV,
 # topo_capture NS DEV FILE FILTER..., topo_capture_stop,
-# topo_ece_echoes FILE, topo_via X,
+# topo_ece_echoes DESC FILE, topo_via X,
 # topo_via_mtu X MTU, topo_router NS, topo_veth ...; and for any
 # namespace: ecin NS ECCTL-ARGS... (logged), ecq NS ECCTL-ARGS... (not
 # logged), ecfetch_in NS ECFETCH-ARGS... (logged).
@@ -514,19 +514,23 @@ topo_capture_stop() {
 	wait "$topo_capture_pid" 2>/dev/null
 }
 
-# topo_ece_echoes FILE: of the TCP segments in capture FILE, SYNs aside,
-# how many carry ECE and how many without it came after the first that
-# did: "ECE AFTER".  An ECN receiver echoes a congestion mark until the
-# sender's CWR (RFC 3168 §6.1.3): both are above 0 if it echoed and an
-# echo ended.
+# topo_ece_echoes DESC FILE: one test, that the ECN receiver whose
+# segments capture FILE holds echoed a congestion mark and that an echo
+# ended (RFC 3168 §6.1.3: until the sender's CWR): of its segments, SYNs
+# aside, some carry ECE, and some without it come after the first that
+# did.  An echo that never ended would cut the sender's window every
+# round trip.
 topo_ece_echoes() {
-	tcpdump -n -r "$1" 2>/dev/null | awk '
+	local n
+	n=$(tcpdump -n -r "$2" 2>/dev/null | awk '
 		/Flags \[/ {
 			f = $0; sub(/.*Flags \[/, "", f); sub(/\].*/, "", f)
 			if (f ~ /S/) next
 			if (f ~ /E/) { e++; seen = 1 } else if (seen) after++
 		}
-		END { print e + 0, after + 0 }'
+		END { print e + 0, after + 0 }')
+	set -- "$1" ${n:-0 0}
+	tap_check "$1 (ECE on $2, then none on $3)" test "$2" -gt 0 -a "$3" -gt 0
 }
 
 # topo_listening NS PORT: something listens on TCP PORT in NS.

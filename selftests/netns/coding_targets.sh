@@ -8,11 +8,11 @@
 # block group with a partial last stripe, a run started again, targets
 # that refuse or die, a source that dies, a target's keepalives while a
 # source stalls, a target 300 ms away, ECN towards a target, and loss and
-# reordering on every link.  Every stored fragment must equal the one `ecctl code encode`
-# made, every survivor must have served one connection and its fragment
-# once, and a target that was not fully served must see a RST, never a
-# FIN.  Topology (../lib/topo.sh): B1..B12 serve the survivors,
-# T1..T4 are the targets.
+# reordering on every link.  Every stored fragment must equal the one
+# `ecctl code encode` made, every survivor must have served one
+# connection and its fragment once, and a target that was not fully
+# served must see a RST, never a FIN.  Topology (../lib/topo.sh): B1..B12
+# serve the survivors, T1..T4 are the targets.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/ec.sh"
