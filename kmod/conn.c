@@ -541,6 +541,7 @@ struct ecp_conn *ecp_conn_start(struct net *net, struct ecp_task *t,
 			ECP_GSO_MAX);
 	cl->ws = p->h.wscale >= 0 ? p->h.wscale : 0;
 	cl->win = p->h.win;
+	cl->wl1 = p->h.seq;
 	cl->sack_ok = p->h.sack_ok;
 	/*
 	 * ECN (RFC 3168 §6.1.1) when the client or the writer asks for it,

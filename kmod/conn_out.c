@@ -216,10 +216,13 @@ void ecp_conn_out_ack(struct ecp_conn *c, struct ecp_conn_out *o,
 	u64 delivered = ecp_conn_out_delivered(o);
 	bool dup = false, recovering;
 
-	/* The window opens: the persist backoff ends (tcp_ack_probe()). */
-	if (win >= o->mss && o->win < o->mss)
-		o->rto = ecp_rtt_rto(&o->rtt);
-	o->win = win;
+	if (ecp_seq_win_fresh(&o->wl1, ack, o->acked, p->h.seq, win,
+			      o->win)) {
+		/* It opens: the persist backoff ends (tcp_ack_probe()). */
+		if (win >= o->mss && o->win < o->mss)
+			o->rto = ecp_rtt_rto(&o->rtt);
+		o->win = win;
+	}
 	if (ack > o->acked)
 		ecp_conn_out_acked(c, o, p, ack);
 	else if (ack == o->acked && !data && !win_changed &&

@@ -50,39 +50,12 @@ static void ecp_conn_rcv_src_synack(struct ecp_conn *c,
 		s->ws_out = ecp_conn_src_wscale(t->buffer_size);
 	}
 	s->win = p->h.win;
+	s->wl1 = p->h.seq;
 	/* S offered it (ecp_conn_send_syn_src()). */
 	s->sack_ok = p->h.sack_ok;
 	s->ecn_ok = s->ecn_ok && ecp_conn_ecn_answered(p);
 	ecp_ebsn_reset(&s->ebsn, 0);
 	ecp_conn_answered(c, &s->peer, q);
-}
-
-/*
- * Source s answered S's SYN with an ACK that does not acknowledge it: a
- * TIME-WAIT left by an earlier connection on the same four ports refuses
- * a SYN whose sequence number is not above what it saw last (S's SYN
- * carries the client's ISN, and no timestamps).  As a TCP in SYN-SENT
- * does (RFC 9293 §3.10.7.3), S answers with a RST, which ends the
- * TIME-WAIT on Linux (tcp_rfc1337 off, the default), and sends its SYN
- * again at once, instead of waiting for the client to repeat its own.
- * A few times per connection at most, so that forged ACKs cannot make S
- * send without end.  Returns true if it handled @p.
- */
-#define ECP_TIME_WAIT_RESETS	3
-
-static bool ecp_conn_rcv_src_stale(struct ecp_conn *c, struct ecp_conn_src *s,
-				   const struct ecp_seg *p,
-				   struct sk_buff_head *q)
-{
-	if ((p->h.flags & (TCPHDR_SYN | TCPHDR_ACK)) != TCPHDR_ACK ||
-	    p->h.ack == c->client.isn + 1 ||
-	    s->stale_resets >= ECP_TIME_WAIT_RESETS)
-		return false;
-	s->stale_resets++;
-	ecp_stats_inc(&c->t->stats, ECP_STAT_TIME_WAIT_RESETS);
-	ecp_conn_send_rst_reply(p, q);
-	ecp_conn_send_syn_src(c, s, q);
-	return true;
 }
 
 /*
@@ -126,37 +99,6 @@ static void ecp_conn_send_ack_src_data(struct ecp_conn *c,
 }
 
 /*
- * The first run of s's segment [off, off + len) that S already has, as
- * the D-SACK block of its next ACK (RFC 2883): s's stack then learns that
- * it re-sent for nothing and undoes the window it cut for that loss
- * (tcp_check_dsack()), and RACK widens its reordering window.  Only for s
- * with SACK, whose Linux takes D-SACK by default (tcp_dsack).
- */
-static void ecp_conn_src_dsack(struct ecp_conn_src *s, u64 off, u32 len)
-{
-	u64 low = ecp_ivset_low(&s->iv), end = off + len;
-	struct ecp_iv iv;
-	u32 i;
-
-	s->dsack_end = 0;
-	if (!s->sack_ok || !len)
-		return;
-	if (off < low) {
-		s->dsack_start = off;
-		s->dsack_end = min(end, low);
-		return;
-	}
-	i = ecp_ivset_search(&s->iv, off + 1);
-	if (i == ecp_ivset_count(&s->iv))
-		return;
-	iv = ecp_ivset_at(&s->iv, i);
-	if (iv.start >= end)
-		return;
-	s->dsack_start = max(iv.start, off);
-	s->dsack_end = min(iv.end, end);
-}
-
-/*
  * Data, FIN and ACK from an established source: combine, then push to the
  * client.  @quiet: s had sent nothing for an RTO before @p.  Returns false
  * if the connection must be freed.
@@ -189,7 +131,8 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		if (!ecp_conn_oow_ack(&s->peer))
 			return true;
 		if (off >= 0 && off < (s64)ecp_conn_src_ack_off(s))
-			ecp_conn_src_dsack(s, off, p->len);
+			s->dsack = ecp_conn_dsack(s->sack_ok, &s->iv, off,
+						  p->len);
 		ecp_conn_send_ack_src_always(c, s, q);
 		return true;
 	}
@@ -211,19 +154,21 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		ecp_conn_ts_seen(&s->ts, p);
 	if (s->ecn_ok)
 		marked = ecp_conn_ecn_rcv(&s->ece, p);
+	if (ecp_seq_win_fresh(&s->wl1, aoff, s->acked, p->h.seq,
+			      (u32)p->h.win << s->ws, s->win))
+		s->win = (u32)p->h.win << s->ws;
 	if ((u64)aoff > s->acked) {
 		u64 before = ecp_conn_client_ack_off(c);
 
 		s->acked = aoff;
 		ack_client = ecp_conn_client_ack_off(c) > before;
 	}
-	s->win = (u32)p->h.win << s->ws;
 
 	if (p->len) {
 		bool holes = ecp_ivset_count(&s->iv);
 
 		atomic64_inc(&cfg->stats.segs_in);
-		ecp_conn_src_dsack(s, off, p->len);
+		s->dsack = ecp_conn_dsack(s->sack_ok, &s->iv, off, p->len);
 		n = ecp_conn_src_apply(c, s, off, skb, p->dataoff, p->len);
 		if (n == -ENOBUFS || n == -ENOSPC) {
 			/*
@@ -360,8 +305,11 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 		ecp_conn_rcv_src_synack(c, s, p, &q);
 		goto out;
 	}
-	if (!s->synack && ecp_conn_rcv_src_stale(c, s, p, &q))
+	if (!s->synack &&
+	    ecp_conn_send_rst_stale(c, &s->peer, p, c->client.isn, &q)) {
+		ecp_conn_send_syn_src(c, s, &q);
 		goto out;
+	}
 	if (!s->synack || c->state == ECPROXY_CONN_HANDSHAKE) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_BAD_FLAGS);
 		goto out;

@@ -36,6 +36,7 @@ static void ecp_conn_rcv_tgt_synack(struct ecp_conn *c, struct ecp_conn_out *o,
 	/* S offered shift 0: scaling is on if the target answered it. */
 	o->ws = p->h.wscale >= 0 ? p->h.wscale : 0;
 	o->win = p->h.win;
+	o->wl1 = p->h.seq;
 	/* S offered SACK: it is on if the target answered it. */
 	o->sack_ok = p->h.sack_ok;
 	/* Asked for in S's SYN (ecp_conn_send_syn_tgt()): data go ECT. */
@@ -150,6 +151,11 @@ void ecp_conn_rcv_tgt(struct net *net, struct ecp_conn_out *o,
 	if ((p->h.flags & (TCPHDR_SYN | TCPHDR_ACK)) ==
 	    (TCPHDR_SYN | TCPHDR_ACK)) {
 		ecp_conn_rcv_tgt_synack(c, o, p, &q);
+		goto out;
+	}
+	/* S's SYN carries its own ISN towards o (S's sequence space). */
+	if (!o->synack && ecp_conn_send_rst_stale(c, &o->peer, p, o->iss, &q)) {
+		ecp_conn_send_syn_tgt(c, o, &q);
 		goto out;
 	}
 	/* A write's targets are established before its writer. */

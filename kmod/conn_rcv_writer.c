@@ -144,10 +144,16 @@ bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
 	}
 	ack_off = ecp_seq_to_off(p->h.ack, w->iss + 1, w->acked);
 	x = ecp_seq_to_off(p->h.seq, wr->isn + 1, wr->rcv_nxt);
-	/* An old duplicate's bytes may map into the current window. */
+	/*
+	 * An old duplicate's bytes may map into the current window.  As to
+	 * a source (conn_rcv_src.c), the ACK D-SACKs it below rcv_nxt.
+	 */
 	if (ecp_conn_ts_paws(c, &w->ts, p, ecp_conn_ts_slack(w, p, ack_off))) {
-		if (ecp_conn_oow_ack(&w->peer))
-			ecp_conn_send_ack_writer(c, q);
+		if (!ecp_conn_oow_ack(&w->peer))
+			return true;
+		if (x >= 0 && x < (s64)wr->rcv_nxt)
+			wr->dsack = ecp_conn_dsack(w->sack_ok, &wr->iv, x, len);
+		ecp_conn_send_ack_writer(c, q);
 		return true;
 	}
 	/*
@@ -175,8 +181,10 @@ bool ecp_conn_rcv_writer_seg(struct ecp_conn *c, struct sk_buff *skb,
 		/* What lies beyond the window waits for a retransmission. */
 		u32 n = (u64)x < wr->edge ? min_t(u64, len, wr->edge - x) : 0;
 		bool past = x > (s64)wr->rcv_nxt;	/* past a hole */
-		s64 got = n ? ecp_conn_writer_apply(c, x, skb, p->dataoff, n) :
-			  0;
+		s64 got;
+
+		wr->dsack = ecp_conn_dsack(w->sack_ok, &wr->iv, x, len);
+		got = n ? ecp_conn_writer_apply(c, x, skb, p->dataoff, n) : 0;
 
 		if (got == -ENOBUFS || got == -ENOSPC) {
 			ecp_stats_inc(&t->stats, ECP_STAT_OVERFLOW);

@@ -114,27 +114,38 @@ static void ecp_conn_sack_held(struct ecp_tcp_hdr *h,
 }
 
 /*
- * What S holds of source s beyond its hole, as SACK blocks on a pure ACK
- * (RFC 2018 §4): first the bytes s just sent twice (D-SACK, RFC 2883, on
- * one ACK only), then the range of its latest segment past the hole,
- * then the others from the top, where the next losses of a window are.
- * s keeps a scoreboard of what it was told, so that ranges left out of
- * one ACK are known from an earlier one.  Not on S's segments with the
- * client's bytes: they are cut to s's MSS, with no room for options.
+ * What S holds of a sender's stream (@set) beyond its hole, as SACK
+ * blocks on a pure ACK (RFC 2018 §4): first the bytes it just sent twice
+ * (*@dsack: D-SACK, RFC 2883, on one ACK only), then the range of its
+ * latest segment past the hole, then the others from the top, where the
+ * next losses of a window are.  The sender keeps a scoreboard of what it
+ * was told, so that ranges left out of one ACK are known from an earlier
+ * one.
+ */
+static void ecp_conn_sack_blocks(struct ecp_conn *c, struct ecp_tcp_hdr *h,
+				 const struct ecp_ivset *set, u64 recent,
+				 u32 base, struct ecp_iv *dsack)
+{
+	if (!ecp_ivset_count(set) && !dsack->end)
+		return;
+	ecp_stats_inc(&c->t->stats, ECP_STAT_SACKS);
+	if (dsack->end) {
+		ecp_conn_sack_range(h, base, *dsack);
+		dsack->end = 0;
+	}
+	ecp_conn_sack_held(h, set, recent, base);
+}
+
+/*
+ * Source s's SACK blocks.  Not on S's segments with the client's bytes:
+ * they are cut to s's MSS, with no room for options.
  */
 static void ecp_conn_sack_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			      struct ecp_tcp_hdr *h)
 {
-	if (!s->sack_ok || (!ecp_ivset_count(&s->iv) && !s->dsack_end))
-		return;
-	ecp_stats_inc(&c->t->stats, ECP_STAT_SACKS);
-	if (s->dsack_end) {
-		ecp_conn_sack_range(h, s->isn + 1,
-				    (struct ecp_iv){ s->dsack_start,
-						     s->dsack_end });
-		s->dsack_end = 0;
-	}
-	ecp_conn_sack_held(h, &s->iv, s->recent, s->isn + 1);
+	if (s->sack_ok)
+		ecp_conn_sack_blocks(c, h, &s->iv, s->recent, s->isn + 1,
+				     &s->dsack);
 }
 
 static void ecp_conn_hdr_src(const struct ecp_conn *c,
@@ -375,11 +386,10 @@ void ecp_conn_send_ack_writer(struct ecp_conn *c, struct sk_buff_head *q)
 	struct ecp_tcp_hdr h;
 
 	ecp_conn_hdr_writer(c, &h, TCPHDR_ACK);
-	/* What S holds beyond the writer's hole, as a source's (above). */
-	if (c->w.sack_ok && ecp_ivset_count(&wr->iv)) {
-		ecp_stats_inc(&c->t->stats, ECP_STAT_SACKS);
-		ecp_conn_sack_held(&h, &wr->iv, wr->recent, wr->isn + 1);
-	}
+	/* What S holds of the writer's stream, as of a source's (above). */
+	if (c->w.sack_ok)
+		ecp_conn_sack_blocks(c, &h, &wr->iv, wr->recent, wr->isn + 1,
+				     &wr->dsack);
 	c->client.ack_sent = c->client.rcv_nxt;
 	if (ecp_tcp_build(q, &h))
 		ecp_conn_nomem(c);
@@ -787,6 +797,33 @@ void ecp_conn_send_rst_reply(const struct ecp_seg *p, struct sk_buff_head *q)
 	}
 	/* Nothing to count if memory is short: the peer tries again. */
 	ecp_tcp_build(q, &h);
+}
+
+/*
+ * A peer (a source or a target) answered S's SYN, whose ISN was @isn,
+ * with an ACK that does not acknowledge it (@p): a TIME-WAIT left by an
+ * earlier connection on the same four ports refuses a SYN whose sequence
+ * number is not above what it saw last and whose timestamp (if any) is
+ * not ahead of the last (S's SYN towards a source carries the client's
+ * ISN).  As a TCP in SYN-SENT does (RFC 9293 §3.10.7.3), S answers with a
+ * RST, which ends the TIME-WAIT on Linux (tcp_rfc1337 off, the default);
+ * the caller sends its SYN again at once, instead of waiting for a
+ * repeat.  A few times per peer and connection at most, so that forged
+ * ACKs cannot make S send without end.  Returns true if S sent the RST.
+ */
+#define ECP_TIME_WAIT_RESETS	3
+
+bool ecp_conn_send_rst_stale(struct ecp_conn *c, struct ecp_conn_peer *peer,
+			     const struct ecp_seg *p, u32 isn,
+			     struct sk_buff_head *q)
+{
+	if ((p->h.flags & (TCPHDR_SYN | TCPHDR_ACK)) != TCPHDR_ACK ||
+	    p->h.ack == isn + 1 || peer->stale_resets >= ECP_TIME_WAIT_RESETS)
+		return false;
+	peer->stale_resets++;
+	ecp_stats_inc(&c->t->stats, ECP_STAT_TIME_WAIT_RESETS);
+	ecp_conn_send_rst_reply(p, q);
+	return true;
 }
 
 static void ecp_conn_send_rst_out(struct ecp_conn *c, struct ecp_conn_out *o,

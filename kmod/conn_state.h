@@ -81,6 +81,7 @@ struct ecp_conn_peer {
 	u8 idx;				/* source or target index */
 	bool hashed;
 	u8 syns;			/* SYNs S sent it */
+	u8 stale_resets;		/* its TIME-WAIT ACKs answered */
 	unsigned long syn_at;		/* jiffies of the last one */
 	unsigned long oow_at;		/* S's last ACK to a PAWS drop */
 };
@@ -95,7 +96,6 @@ struct ecp_conn_src {
 	bool synack;			/* its SYN-ACK arrived */
 	bool fin;
 	bool gone;			/* reset after its FIN was acked, or by S */
-	u8 stale_resets;		/* its TIME-WAIT ACKs answered */
 	u8 ws;				/* shift of the windows it sends */
 	u8 ws_out;			/* shift of the windows S sends it */
 	bool sack_ok;			/* it answered S's SACK-permitted */
@@ -104,13 +104,15 @@ struct ecp_conn_src {
 	u16 mss;			/* largest payload S sends it */
 	u32 isn;
 	u32 win;			/* its window, bytes */
+	u32 wl1;			/* the sequence number it came with */
 	u64 len;			/* its exact length, or U64_MAX */
 	u64 acked;			/* request-stream offset it acked */
 	u64 fin_off;			/* stream length, if fin */
 	u64 ref;			/* highest offset seen */
 	u64 recent;			/* its last segment past a hole */
-	u64 dsack_start;		/* bytes it sent twice, for S's */
-	u64 dsack_end;			/* next ACK; end 0: none */
+	struct ecp_iv dsack;		/* bytes it sent twice, for S's
+					 * next ACK; end 0: none
+					 */
 	unsigned long last_rx;		/* jiffies of its last segment */
 	u32 last_ack;			/* fields of the last ACK S sent it */
 	u16 last_win;
@@ -144,6 +146,7 @@ struct ecp_conn_out {
 	u16 gso_segs;			/* its device's GSO limits ... */
 	u32 gso_bytes;			/* ... (ecp_route_caps()) */
 	u32 win;			/* its window, bytes */
+	u32 wl1;			/* the sequence number it came with */
 	u64 acked;			/* output-stream offset it acked */
 	u64 snd_nxt;			/* output-stream bytes sent to it */
 	unsigned long last_rx;		/* jiffies of its last segment */
@@ -181,6 +184,7 @@ struct ecp_conn_client {
 	u64 edge;			/* writer: the right edge S offered */
 	u64 ack_sent;			/* writer: the last ack S sent it */
 	u64 recent;			/* writer: its last segment past a hole */
+	struct ecp_iv dsack;		/* writer: as a source's */
 	/*
 	 * Writer: what S holds of its stream, for its SACK blocks; the
 	 * data fragments' sets (src[i].iv) hold the same bytes by fragment.
@@ -306,6 +310,23 @@ static inline bool ecp_conn_ecn_ask(const struct ecp_conn *c,
 static inline bool ecp_conn_ecn_answered(const struct ecp_seg *p)
 {
 	return (p->h.flags & (TCPHDR_ECE | TCPHDR_CWR)) == TCPHDR_ECE;
+}
+
+/*
+ * S as the receiver of a sender (a source, the writer) that sent
+ * [@off, @off + @len) again: the first run of it that S holds already
+ * (in @held, its record of the sender's stream), as the D-SACK block of
+ * its next ACK (RFC 2883).  The sender's stack then learns that it
+ * re-sent for nothing and undoes the window it cut for that loss
+ * (tcp_check_dsack()), and RACK widens its reordering window.  Only for
+ * a sender with SACK, whose Linux takes D-SACK by default (tcp_dsack).
+ */
+static inline struct ecp_iv ecp_conn_dsack(bool sack_ok,
+					   const struct ecp_ivset *held,
+					   u64 off, u32 len)
+{
+	return sack_ok ? ecp_ivset_held(held, off, off + len) :
+			 (struct ecp_iv){ 0, 0 };
 }
 
 /*
@@ -662,6 +683,10 @@ void ecp_conn_unlock_send(struct ecp_task *t, struct net *net,
 
 /* A RST answering @p, which belongs to no connection. */
 void ecp_conn_send_rst_reply(const struct ecp_seg *p, struct sk_buff_head *q);
+/* A TIME-WAIT's ACK to S's SYN, reset: the caller sends the SYN again. */
+bool ecp_conn_send_rst_stale(struct ecp_conn *c, struct ecp_conn_peer *peer,
+			     const struct ecp_seg *p, u32 isn,
+			     struct sk_buff_head *q);
 void ecp_conn_send_syn_src(struct ecp_conn *c, struct ecp_conn_src *s,
 			   struct sk_buff_head *q);
 void ecp_conn_send_syn_tgt(struct ecp_conn *c, struct ecp_conn_out *o,

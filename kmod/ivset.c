@@ -72,6 +72,24 @@ u32 ecp_ivset_search(const struct ecp_ivset *s, u64 off)
 }
 EXPORT_SYMBOL_IF_KUNIT(ecp_ivset_search);
 
+struct ecp_iv ecp_ivset_held(const struct ecp_ivset *s, u64 start, u64 end)
+{
+	struct ecp_iv none = { 0, 0 };
+	u32 i;
+
+	if (start >= end)
+		return none;
+	/* Intervals start above the watermark: this run is whole. */
+	if (start < s->low)
+		return (struct ecp_iv){ start, min(end, s->low) };
+	i = ecp_ivset_search(s, start + 1);
+	if (i == s->n || s->iv[i].start >= end)
+		return none;
+	return (struct ecp_iv){ max(s->iv[i].start, start),
+				min(s->iv[i].end, end) };
+}
+EXPORT_SYMBOL_IF_KUNIT(ecp_ivset_held);
+
 s64 ecp_ivset_insert(struct ecp_ivset *s, u64 start, u64 end,
 		     ecp_ivset_fn fn, void *ctx)
 {

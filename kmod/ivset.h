@@ -109,6 +109,13 @@ static inline u32 ecp_ivset_count(const struct ecp_ivset *s)
  */
 u32 ecp_ivset_search(const struct ecp_ivset *s, u64 off);
 
+/*
+ * The first run of [@start, @end) that the set holds (below the
+ * watermark or in an interval), {0, 0} if none: the bytes a segment
+ * repeats, for a D-SACK block (RFC 2883).
+ */
+struct ecp_iv ecp_ivset_held(const struct ecp_ivset *s, u64 start, u64 end);
+
 /* The @i-th interval above the watermark, in ascending order. */
 static inline struct ecp_iv ecp_ivset_at(const struct ecp_ivset *s, u32 i)
 {

@@ -402,6 +402,28 @@ static void ecp_ivset_check_model(struct kunit *test,
 	KUNIT_ASSERT_LE(test, n, s->cap);
 }
 
+/* ecp_ivset_held() finds the model's first run of held bytes. */
+static void ecp_ivset_check_held(struct kunit *test,
+				 const struct ecp_ivset *s,
+				 const unsigned long *bm, u64 base, u64 start,
+				 u64 end)
+{
+	struct ecp_iv iv = ecp_ivset_held(s, start, end);
+	u64 a = start, b;
+
+	while (a < end && !ecp_model_has(bm, base, a))
+		a++;
+	if (a == end) {
+		KUNIT_ASSERT_EQ(test, iv.start, 0);
+		KUNIT_ASSERT_EQ(test, iv.end, 0);
+		return;
+	}
+	for (b = a; b < end && ecp_model_has(bm, base, b); b++)
+		;
+	KUNIT_ASSERT_EQ(test, iv.start, a);
+	KUNIT_ASSERT_EQ(test, iv.end, b);
+}
+
 static void ecp_ivset_random_test(struct kunit *test)
 {
 	const struct ecp_ivset_rand_case *c = test->param_value;
@@ -465,6 +487,7 @@ static void ecp_ivset_random_test(struct kunit *test)
 				want++;
 		}
 
+		ecp_ivset_check_held(test, &s, bm, base, start, end);
 		rec->n = 0;
 		ret = ecp_ivset_insert(&s, start, end, ecp_ivset_record, rec);
 		KUNIT_ASSERT_FALSE(test, rec->overflow);

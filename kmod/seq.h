@@ -37,4 +37,27 @@ static inline u32 ecp_off_to_seq(u64 off, u32 base)
 	return base + (u32)off;
 }
 
+/*
+ * May the window @win of a peer's ACK of offset @ack, sent with sequence
+ * number @seq, replace the one held, @cur, last taken from sequence
+ * number *@wl1, while offset @acked is acked (SND.WL1 and SND.WL2, RFC
+ * 9293 §3.10.7.4, as tcp_may_update_window() since Linux 6.5)?  Not from
+ * an ACK older than the last: reordered behind a later one, its window
+ * counts from an older ack, and from the later ack it would reach past
+ * the edge the peer offers, where a receiver drops segments and conntrack
+ * calls them invalid.  One that moves neither ack nor sequence number may
+ * open the window or close it (a receiver short of memory may, with
+ * tcp_shrink_window), not narrow it.  If it may, *@wl1 becomes @seq.
+ */
+static inline bool ecp_seq_win_fresh(u32 *wl1, u64 ack, u64 acked, u32 seq,
+				     u32 win, u32 cur)
+{
+	if (ack < acked ||
+	    (ack == acked && (ecp_seq_before(seq, *wl1) ||
+			      (seq == *wl1 && win && win <= cur))))
+		return false;
+	*wl1 = seq;
+	return true;
+}
+
 #endif

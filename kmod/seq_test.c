@@ -48,9 +48,36 @@ static void ecp_seq_order_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ecp_seq_after(5, 5));
 }
 
+/* A window is taken from an ACK no older than the last one taken. */
+static void ecp_seq_win_fresh_test(struct kunit *test)
+{
+	u32 wl1 = 0xfffffff0;
+
+	/* The ack moves: taken, whatever the window and sequence number. */
+	KUNIT_EXPECT_TRUE(test, ecp_seq_win_fresh(&wl1, 101, 100, 5, 10, 90));
+	KUNIT_EXPECT_EQ(test, wl1, 5);
+	/* Older than the ack held: a reordered ACK, never. */
+	KUNIT_EXPECT_FALSE(test, ecp_seq_win_fresh(&wl1, 99, 100, 9, 99, 10));
+	KUNIT_EXPECT_EQ(test, wl1, 5);
+	/* Same ack, later sequence number (past a wrap): taken. */
+	wl1 = 0xfffffff0;
+	KUNIT_EXPECT_TRUE(test, ecp_seq_win_fresh(&wl1, 100, 100, 0x10, 5, 9));
+	KUNIT_EXPECT_EQ(test, wl1, 0x10);
+	/* Same ack, earlier sequence number: a reordered segment. */
+	KUNIT_EXPECT_FALSE(test, ecp_seq_win_fresh(&wl1, 100, 100, 0xfffffff8,
+						   50, 9));
+	KUNIT_EXPECT_EQ(test, wl1, 0x10);
+	/* Neither moves: opened or closed, yes; narrowed or the same, no. */
+	KUNIT_EXPECT_TRUE(test, ecp_seq_win_fresh(&wl1, 100, 100, 0x10, 10, 9));
+	KUNIT_EXPECT_TRUE(test, ecp_seq_win_fresh(&wl1, 100, 100, 0x10, 0, 9));
+	KUNIT_EXPECT_FALSE(test, ecp_seq_win_fresh(&wl1, 100, 100, 0x10, 8, 9));
+	KUNIT_EXPECT_FALSE(test, ecp_seq_win_fresh(&wl1, 100, 100, 0x10, 9, 9));
+}
+
 static struct kunit_case ecp_seq_test_cases[] = {
 	KUNIT_CASE_PARAM(ecp_seq_to_off_test, ecp_seq_gen_params),
 	KUNIT_CASE(ecp_seq_order_test),
+	KUNIT_CASE(ecp_seq_win_fresh_test),
 	{}
 };
 

@@ -533,6 +533,42 @@ topo_ece_echoes() {
 	tap_check "$1 (ECE on $2, then none on $3)" test "$2" -gt 0 -a "$3" -gt 0
 }
 
+# topo_within_window DESC FILE ADDR: one test, that no data segment
+# towards ADDR in capture FILE (taken at ADDR's end of its link, so that
+# ADDR's ACKs are in the order the sender got them) ends past the right
+# edge ADDR had offered by then: the highest ack + window of its ACKs so
+# far, the window scaled by the shift of its SYN.  A Linux receiver never
+# moves its edge back, so that highest edge is what it offers.  Relative
+# sequence numbers: one connection per capture.
+topo_within_window() {
+	local n
+	n=$(tcpdump -n -r "$2" 2>/dev/null | awk -v a="$3." '
+		{ from = index($3, a) == 1 }
+		from && /Flags \[S/ {
+			ws = 0
+			if (match($0, /wscale [0-9]+/))
+				ws = substr($0, RSTART + 7, RLENGTH - 7) + 0
+			next
+		}
+		/Flags \[S/ { next }
+		from && match($0, /ack [0-9]+/) {
+			ack = substr($0, RSTART + 4, RLENGTH - 4) + 0
+			match($0, /win [0-9]+/)
+			e = ack + substr($0, RSTART + 4, RLENGTH - 4) * 2 ^ ws
+			if (e > edge) edge = e
+			next
+		}
+		!from && match($0, /seq [0-9]+:[0-9]+/) {
+			split(substr($0, RSTART + 4, RLENGTH - 4), x, ":")
+			segs++
+			if (x[2] > edge) { past++; if (x[2] - edge > over) over = x[2] - edge }
+		}
+		END { print segs + 0, past + 0, over + 0 }')
+	set -- "$1" ${n:-0 0 0}
+	tap_check "$1 ($3 of $2 data segments past it, by up to $4 bytes)" \
+		test "$2" -gt 0 -a "$3" = 0
+}
+
 # topo_listening NS PORT: something listens on TCP PORT in NS.
 topo_listening() {
 	ip netns exec "$1" ss -ltnH "sport = :$2" | grep -q .

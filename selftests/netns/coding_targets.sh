@@ -6,9 +6,9 @@
 # `ecctl task start`.  RS(6,3) (ISA-L Cauchy, HDFS) and RS(12,4)
 # (Jerasure, Ceph) with r = 1..m, data and parity fragments, a striped
 # block group with a partial last stripe, a run started again, targets
-# that refuse or die, a source that dies, a target's keepalives while a
-# source stalls, a target 300 ms away, ECN towards a target, and loss and
-# reordering on every link.  Every stored fragment must equal the one
+# that refuse, die or close first (their TIME-WAIT), a source that dies,
+# a target's keepalives while a source stalls, a target 300 ms away, ECN
+# towards a target, and loss and reordering on every link.  Every stored fragment must equal the one
 # `ecctl code encode` made, every survivor must have served one
 # connection and its fragment once, and a target that was not fully
 # served must see a RST, never a FIN.  Topology (../lib/topo.sh): B1..B12
@@ -119,6 +119,48 @@ ecin $S task add id 50 vip $VIP port 7050 code isal-cauchy k 6 m 3 lost 0 \
 tap_expect_err "start a pull task: refused, its client starts it" 1 \
 	"Error: task 50 has no targets: a client starts it by connecting to 10.99.0.1:7050" \
 	ecin $S task start id 50
+
+# --- a target that closes first: its TIME-WAIT ------------------------------
+# T1 closes its half of each connection as soon as it is accepted (ecp-tgt
+# -C): its FIN comes first, so that it keeps the TIME-WAIT.  S walks its
+# ports per peer as connect() does; with 5 of them, 4 taken by each run
+# (3 sources and T1), T1 meets its port again within a few runs, while
+# the TIME-WAIT of the last use lasts.
+# Without timestamps (S's tcp_timestamps 0) about half of those refuse
+# S's SYN, whose random ISN is not above the last sequence number they
+# saw, and answer with an ACK: S answers that with a RST, which ends the
+# TIME-WAIT, and sends its SYN again (time_wait_resets), as it does to a
+# source (router_conns.sh).  Every run must store the fragment.
+pp ip netns exec $S sysctl -qw net.ipv4.tcp_timestamps=0
+pp ip netns exec $S sysctl -qw net.ipv4.ip_local_port_range="40000 40004"
+dir=$tmp/41
+runs=16
+EC_TGT_ARGS="2 -C" prep 41 isal-cauchy 3 2 2 $((3 * 65536 - 1))
+topo_capture "$T"1 to-s "$tmp/tw.pcap" tcp and src host $VIP and \
+	'tcp[tcpflags] & (tcp-rst | tcp-syn) != 0'
+bad=0
+for i in $(seq 1 $runs); do
+	ec_run 41 60 && wait_for 10 cmp -s "$dir/frag.2" "$dir/got.2" ||
+		bad=$((bad + 1))
+done
+topo_capture_stop
+tap_check "a target that closes first: $runs runs on 5 ports without timestamps, $bad failed" \
+	test $bad = 0
+tap_check "T1's connections each ended with S's FIN after the whole fragment" \
+	test "$(grep -cx "fin $(stat -c %s "$dir/frag.2")" "$dir/tgt.2")" = $runs
+# A RST that ends a TIME-WAIT is followed at once by S's SYN again; one
+# that aborts a run (a handshake timed out) by none until the next run.
+n=$(tcpdump -tt -n -r "$tmp/tw.pcap" 2>/dev/null | awk '
+	/Flags \[R/ { rst = $1; next }
+	/Flags \[S/ && rst && $1 - rst < 0.5 { n++ }
+	{ rst = 0 }
+	END { print n + 0 }')
+tap_check "S reset T1's TIME-WAITs and sent its SYN again at once ($n times; time_wait_resets $(ec_stats 41 .stats.time_wait_resets))" \
+	test "$n" -gt 0
+pp ip netns exec $S sysctl -qw net.ipv4.tcp_timestamps=1
+pp ip netns exec $S sysctl -qw net.ipv4.ip_local_port_range="32768 60999"
+ec_stop_servers
+ecin $S task del id 41 >&2
 
 # --- a striped block group with a partial last stripe ----------------------
 # RS(6,3) in 4 KiB cells, the block ending in the middle of data

@@ -295,20 +295,27 @@ pp ip netns exec $A sysctl -qw net.ipv4.tcp_ecn=2
 # holes per round trip (TcpExtTCPSackRecovery); without SACK, W's NewReno
 # repairs one (TcpExtTCPRenoRecovery), and S sends no blocks.  netem drops
 # 3% of W's segments: W puts one segment in a packet on its link
-# (topo_segs), as a lossy wire drops frames.
+# (topo_segs), as a lossy wire drops frames.  It also sends 5% of them
+# twice: S tells W of each with a D-SACK (RFC 2883) when W has SACK, and
+# W's stack counts them (TcpExtTCPDSACKRecv); never without SACK.
 pp topo_segs $A to-s 1
-pp ip netns exec $A tc qdisc replace dev to-s root netem loss 3% limit 100000
+pp ip netns exec $A tc qdisc replace dev to-s root netem loss 3% \
+	duplicate 5% limit 100000
 id=23
 for sack in 1 0; do
 	on=$([ $sack = 1 ] && echo on || echo off)
 	rec=$([ $sack = 1 ] && echo TcpExtTCPSackRecovery || echo TcpExtTCPRenoRecovery)
 	pp ip netns exec $A sysctl -qw net.ipv4.tcp_sack=$sack
 	n=$(topo_nstat $A $rec)
-	case_write "W's SACK $on, 3% loss on its link" \
+	dsack=$(topo_nstat $A TcpExtTCPDSACKRecv)
+	case_write "W's SACK $on, 3% loss and 5% duplicates on its link" \
 		$id isal-cauchy 3 2 $((3 * 1048576 + 1000)) 65536
 	n=$(($(topo_nstat $A $rec) - n))
+	dsack=$(($(topo_nstat $A TcpExtTCPDSACKRecv) - dsack))
 	neg=$(grep '^tcp sack' "$tmp/$id/w.err")
-	echo "# W: $neg, $rec $n"
+	echo "# W: $neg, $rec $n, TcpExtTCPDSACKRecv $dsack"
+	tap_check "W's SACK $on: W was told of $dsack duplicates only with SACK" \
+		test $((dsack > 0)) = $sack
 	tap_check "W's SACK $on: W's connection negotiated SACK $sack ($neg)" \
 		grep -q "^tcp sack $sack " "$tmp/$id/w.err"
 	tap_expect_jq "W's SACK $on: S told W what it held (sacks) only with SACK" \

@@ -4,8 +4,8 @@
  * connect to ADDR:PORT, send a request if given, read everything until the
  * server closes, and report how much arrived and how long it took.
  *
- *   ecp-cli [-W GATE] [-P GATE] [-b BYTES] [-q REQFILE] [-S] [-o OUT]
- *           ADDR PORT
+ *   ecp-cli [-W GATE] [-P GATE] [-b BYTES] [-R RATE] [-q REQFILE] [-S]
+ *           [-o OUT] ADDR PORT
  *
  * -W waits, once connected, until the file GATE exists (a barrier: with
  * sources that answer a request, many connections can be held open and
@@ -13,7 +13,9 @@
  * shuts down the sending side (A's FIN goes out before the reply).  -P
  * stops reading once the first bytes are in, until the file GATE exists:
  * a client that stops reading, whose window closes.  -b sets the receive
- * buffer (SO_RCVBUF) before connecting, so that it closes sooner.  What
+ * buffer (SO_RCVBUF) before connecting, so that it closes sooner.  -R
+ * reads at most RATE bytes a second, 2 KiB at a time: a slow reader, whose
+ * window narrows and widens with every read.  What
  * arrives goes to OUT or to stdout.  At the server's FIN, stderr gets what
  * the connection negotiated, from TCP_INFO (tcp_info_line()): "tcp sack
  * 0|1 ts 0|1 wscale SND,RCV ecn 0|1 retrans N"; the last line on stderr is "bytes N seconds S", S
@@ -79,7 +81,7 @@ static double now(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ecp-cli [-W GATE] [-P GATE] [-b BYTES] [-q REQFILE] [-S] [-o OUT] ADDR PORT\n");
+		"usage: ecp-cli [-W GATE] [-P GATE] [-b BYTES] [-R RATE] [-q REQFILE] [-S] [-o OUT] ADDR PORT\n");
 	exit(2);
 }
 
@@ -90,9 +92,10 @@ int main(int argc, char **argv)
 	const char *req = NULL, *out = NULL, *gate = NULL, *pause = NULL;
 	unsigned long long total = 0;
 	int s, fd = STDOUT_FILENO, opt, shut = 0, rcvbuf = 0;
-	double t0;
+	size_t chunk = sizeof(buf);
+	double t0, rate = 0;
 
-	while ((opt = getopt(argc, argv, "W:P:b:q:So:")) != -1) {
+	while ((opt = getopt(argc, argv, "W:P:b:R:q:So:")) != -1) {
 		switch (opt) {
 		case 'W':
 			gate = optarg;
@@ -102,6 +105,12 @@ int main(int argc, char **argv)
 			break;
 		case 'b':
 			rcvbuf = atoi(optarg);
+			break;
+		case 'R':
+			rate = atof(optarg);
+			if (rate <= 0)
+				usage();
+			chunk = 2048;
 			break;
 		case 'q':
 			req = optarg;
@@ -151,7 +160,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (;;) {
-		ssize_t n = read(s, buf, sizeof(buf));
+		ssize_t n = read(s, buf, chunk);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -167,6 +176,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		total += n;
+		/* Held to RATE on average since it connected. */
+		if (rate && total / rate > now() - t0)
+			usleep((total / rate - (now() - t0)) * 1e6);
 		while (pause && access(pause, F_OK))
 			usleep(10000);
 		pause = NULL;

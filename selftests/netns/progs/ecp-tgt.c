@@ -9,13 +9,15 @@
  *   reset BYTES    the sender reset the connection after BYTES bytes
  *   killed BYTES   -x: this target died after BYTES bytes
  *
- *   ecp-tgt [-x BYTES] [-L LOG] [-4 ADDR] [-K] PORT FILE
+ *   ecp-tgt [-x BYTES] [-L LOG] [-4 ADDR] [-K] [-C] PORT FILE
  *
  * -x makes the target die mid-stream: once it has BYTES bytes it resets
  * the connection (SO_LINGER 0), closes its listening socket and exits, so
  * that the sender sees a reset and then nobody on the port.  FILE then
  * holds what it stored up to there.  -K sends keepalives after 1 s idle
- * (set_fast_keepalive()).
+ * (set_fast_keepalive()).  -C closes its half of each connection as soon
+ * as it is accepted (shutdown(SHUT_WR)), and goes on reading: its FIN
+ * comes first, so that it, not the sender, keeps the TIME-WAIT.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -94,7 +96,7 @@ static int store(int s, const char *file, const char *log, size_t kill_at)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: ecp-tgt [-x BYTES] [-L LOG] [-4 ADDR] [-K] PORT FILE\n");
+	fprintf(stderr, "usage: ecp-tgt [-x BYTES] [-L LOG] [-4 ADDR] [-K] [-C] PORT FILE\n");
 	exit(2);
 }
 
@@ -103,9 +105,9 @@ int main(int argc, char **argv)
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	const char *log = NULL;
 	size_t kill_at = 0;
-	int ls, opt, one = 1, keepalive = 0;
+	int ls, opt, one = 1, keepalive = 0, close_first = 0;
 
-	while ((opt = getopt(argc, argv, "x:L:4:K")) != -1) {
+	while ((opt = getopt(argc, argv, "x:L:4:KC")) != -1) {
 		switch (opt) {
 		case 'x':
 			if (parse_size(optarg, &kill_at) || !kill_at)
@@ -116,6 +118,9 @@ int main(int argc, char **argv)
 			break;
 		case 'K':
 			keepalive = 1;
+			break;
+		case 'C':
+			close_first = 1;
 			break;
 		case '4':
 			if (inet_pton(AF_INET, optarg, &sin.sin_addr) != 1)
@@ -142,6 +147,10 @@ int main(int argc, char **argv)
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
 			perror("ecp-tgt: accept");
+			return 1;
+		}
+		if (close_first && shutdown(s, SHUT_WR)) {
+			perror("ecp-tgt: shutdown");
 			return 1;
 		}
 		if (store(s, argv[optind + 1], log, kill_at)) {
