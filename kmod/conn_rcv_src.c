@@ -111,6 +111,7 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 	struct ecp_source *cfg = &t->src[s->peer.idx];
 	bool fin = p->h.flags & TCPHDR_FIN;
 	bool ack_client = false, marked = false;
+	u32 win = (u32)p->h.win << s->ws;
 	s64 off, aoff;
 	u64 snd = 0;
 	s64 n;
@@ -154,9 +155,8 @@ static bool ecp_conn_rcv_src_seg(struct ecp_conn *c, struct ecp_conn_src *s,
 		ecp_conn_ts_seen(&s->ts, p);
 	if (s->ecn_ok)
 		marked = ecp_conn_ecn_rcv(&s->ece, p);
-	if (ecp_seq_win_fresh(&s->wl1, aoff, s->acked, p->h.seq,
-			      (u32)p->h.win << s->ws, s->win))
-		s->win = (u32)p->h.win << s->ws;
+	if (ecp_seq_win_fresh(&s->wl1, aoff, s->acked, p->h.seq, win, s->win))
+		s->win = win;
 	if ((u64)aoff > s->acked) {
 		u64 before = ecp_conn_client_ack_off(c);
 

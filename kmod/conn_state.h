@@ -104,7 +104,7 @@ struct ecp_conn_src {
 	u16 mss;			/* largest payload S sends it */
 	u32 isn;
 	u32 win;			/* its window, bytes */
-	u32 wl1;			/* the sequence number it came with */
+	u32 wl1;			/* seq of the ACK win came from */
 	u64 len;			/* its exact length, or U64_MAX */
 	u64 acked;			/* request-stream offset it acked */
 	u64 fin_off;			/* stream length, if fin */
@@ -146,7 +146,7 @@ struct ecp_conn_out {
 	u16 gso_segs;			/* its device's GSO limits ... */
 	u32 gso_bytes;			/* ... (ecp_route_caps()) */
 	u32 win;			/* its window, bytes */
-	u32 wl1;			/* the sequence number it came with */
+	u32 wl1;			/* seq of the ACK win came from */
 	u64 acked;			/* output-stream offset it acked */
 	u64 snd_nxt;			/* output-stream bytes sent to it */
 	unsigned long last_rx;		/* jiffies of its last segment */

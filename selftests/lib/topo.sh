@@ -32,7 +32,7 @@
 # topo_cap_b I RATE, topo_uncap_b I, topo_listening NS PORT,
 # topo_nstat NS COUNTER, topo_qdisc_drops DEV, topo_mark NS DEV,
 # topo_capture NS DEV FILE FILTER..., topo_capture_stop,
-# topo_ece_echoes DESC FILE, topo_via X,
+# topo_ece_echoes DESC FILE, topo_within_window DESC FILE ADDR, topo_via X,
 # topo_via_mtu X MTU, topo_router NS, topo_veth ...; and for any
 # namespace: ecin NS ECCTL-ARGS... (logged), ecq NS ECCTL-ARGS... (not
 # logged), ecfetch_in NS ECFETCH-ARGS... (logged).
