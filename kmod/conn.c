@@ -765,18 +765,64 @@ static bool ecp_conn_out_persist(const struct ecp_conn_out *o)
  * single segment in flight the output may be delaying its ACK, and the
  * RTO comes soon enough.
  */
-static bool ecp_conn_out_probe_due(const struct ecp_conn_out *o,
-				   unsigned long now)
+static unsigned long ecp_conn_out_pto(const struct ecp_conn_out *o)
 {
 	u32 srtt = o->rtt.srtt_us;
-	unsigned long pto;
 
 	if (!o->sack_ok || !srtt || o->probe_end ||
 	    ecp_cc_recovering(&o->cc, o->acked) ||
 	    o->snd_nxt <= o->acked + o->mss)
-		return false;
-	pto = usecs_to_jiffies(max_t(u64, 2ULL * srtt, 10 * USEC_PER_MSEC));
-	return time_after_eq(now, o->last_sent + pto);
+		return 0;
+	return usecs_to_jiffies(max_t(u64, 2ULL * srtt, 10 * USEC_PER_MSEC));
+}
+
+/*
+ * When output o's timer work is next due (jiffies), within a tick of
+ * @now: its RTO, its tail loss probe or its persist timer.  The
+ * connection's timer is set for the earliest (ecp_conn_timer_due()), so
+ * that a probe due 10 ms after the last segment goes then, not at the
+ * next 50 ms tick, and an RTO does not wait up to a tick past its time.
+ */
+static unsigned long ecp_conn_out_due(const struct ecp_conn_out *o,
+				      unsigned long now)
+{
+	unsigned long due = now + ECP_TICK, pto;
+
+	if (o->done)
+		return due;
+	if (ecp_conn_out_snd_max(o) > o->acked) {
+		pto = ecp_conn_out_pto(o);
+		if (pto && time_before(o->last_sent + pto, due))
+			due = o->last_sent + pto;
+	} else if (!ecp_conn_out_persist(o)) {
+		return due;
+	}
+	if (time_before(o->last_progress + o->rto, due))
+		due = o->last_progress + o->rto;
+	return due;
+}
+
+/*
+ * Set the connection's timer for its outputs' earliest work (never in
+ * the past): on each run, and after pushing bytes, whose tail probe may
+ * be due before the timer is.  Task lock held; not once c is dead, when
+ * its free deletes the timer.
+ */
+void ecp_conn_timer_due(struct ecp_conn *c)
+{
+	unsigned long now = jiffies, due = now + ECP_TICK, at;
+	unsigned int i;
+
+	if (c->dead)
+		return;
+	if (c->state == ECPROXY_CONN_ESTABLISHED ||
+	    c->state == ECPROXY_CONN_CLOSING)
+		for (i = 0; i < c->nout; i++) {
+			at = ecp_conn_out_due(&c->out[i], now);
+			if (time_before(at, due))
+				due = at;
+		}
+	timer_reduce(&c->timer, time_after(due, now) ? due : now + 1);
 }
 
 /*
@@ -798,7 +844,9 @@ static u8 ecp_conn_out_tick(struct ecp_conn *c, struct ecp_conn_out *o,
 			       ECPROXY_ERR_CLIENT_TIMEOUT :
 			       ECPROXY_ERR_TARGET_TIMEOUT;
 		if (time_before(now, o->last_progress + o->rto)) {
-			if (ecp_conn_out_probe_due(o, now))
+			unsigned long pto = ecp_conn_out_pto(o);
+
+			if (pto && time_after_eq(now, o->last_sent + pto))
 				ecp_conn_send_tail_probe(c, o, q);
 			return 0;
 		}
@@ -1161,7 +1209,7 @@ static void ecp_conn_timer(struct timer_list *timer)
 		break;
 	}
 	if (!free)
-		mod_timer(&c->timer, now + ECP_TICK);
+		ecp_conn_timer_due(c);
 	ecp_conn_unlock_send(t, c->net, &q, free ? c : NULL);
 }
 

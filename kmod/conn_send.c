@@ -7,10 +7,8 @@
  *
  * Choices:
  *  - Window scale announced to the client: the smallest shift any source
- *    announced to S.  The window S gives the client is the smallest of
- *    the sources' windows, and every source's window fits 16 bits at that
- *    source's shift, so the minimum fits at the smallest shift; rounding
- *    loses less than one unit.  If the client offered no scaling, no side
+ *    announced to S, so that no source's edge is rounded further than its
+ *    own shift rounds it.  If the client offered no scaling, no side
  *    scales.
  *  - A target sends nothing but ACKs and its FIN: S offers it a full
  *    unscaled window, and scaling (shift 0) so that the target may scale
@@ -50,23 +48,27 @@ static u32 ecp_conn_out_ack_seq(const struct ecp_conn *c,
 }
 
 /*
- * The window S gives output o: for the client, the smallest of the
- * sources' windows (its bytes go to all of them); a target sends nothing.
+ * The window S gives output o.  A target sends nothing.  The client's
+ * bytes go to every source, so its window ends at the nearest of the
+ * sources' right edges (each its ack plus its window).  Those do not
+ * move left, but the ack S gives is the smallest of the sources' acks,
+ * from which the window rounded to the client's shift could end short of
+ * the last: ecp_seq_win_offer() keeps it from shrinking.
  */
-static u16 ecp_conn_out_win(const struct ecp_conn *c,
-			    const struct ecp_conn_out *o)
+static u16 ecp_conn_out_win(struct ecp_conn *c, const struct ecp_conn_out *o)
 {
-	u32 m = U32_MAX;
+	u64 edge = U64_MAX;
 	unsigned int i;
 
 	if (ecp_conn_has_targets(c))
 		return 0xffff;
 	for (i = 0; i < c->k; i++)
-		m = min(m, c->src[i].win);
-	return min_t(u32, m >> o->ws_out, 0xffff);
+		edge = min(edge, c->src[i].acked + c->src[i].win);
+	return ecp_seq_win_offer(ecp_conn_client_ack_off(c), edge,
+				 &c->client.edge, o->ws_out);
 }
 
-static void ecp_conn_hdr_out(const struct ecp_conn *c,
+static void ecp_conn_hdr_out(struct ecp_conn *c,
 			     const struct ecp_conn_out *o,
 			     struct ecp_tcp_hdr *h, u32 seq, u8 flags)
 {
@@ -1296,6 +1298,7 @@ bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q)
 				 ecp_dbuf_occupancy(&c->row[i].dbuf));
 	if (closing && c->state == ECPROXY_CONN_ESTABLISHED)
 		ecp_conn_set_state(c, ECPROXY_CONN_CLOSING);
+	ecp_conn_timer_due(c);
 	return true;
 }
 

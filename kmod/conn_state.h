@@ -181,7 +181,7 @@ struct ecp_conn_client {
 	u64 rcv_nxt;			/* stream offset after its end */
 	u64 fin_off;			/* stream length, if fin */
 	unsigned long fin_at;		/* no client: S last sent its FIN */
-	u64 edge;			/* writer: the right edge S offered */
+	u64 edge;			/* the right edge S offered it */
 	u64 ack_sent;			/* writer: the last ack S sent it */
 	u64 recent;			/* writer: its last segment past a hole */
 	struct ecp_iv dsack;		/* writer: as a source's */
@@ -797,6 +797,8 @@ void ecp_conn_send_fin_out(struct ecp_conn *c, struct ecp_conn_out *o,
  * Returns false if the connection was aborted (lengths differ).
  */
 bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q);
+/* Set the connection's timer for its outputs' earliest work (conn.c). */
+void ecp_conn_timer_due(struct ecp_conn *c);
 /*
  * Everything is closed and acknowledged: linger (client, writer) or end
  * (DEST).  A writer gets S's FIN once every target has its fragment.

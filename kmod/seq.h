@@ -7,6 +7,7 @@
 #ifndef _ECP_SEQ_H
 #define _ECP_SEQ_H
 
+#include <linux/minmax.h>
 #include <linux/types.h>
 
 static inline bool ecp_seq_before(u32 a, u32 b)
@@ -58,6 +59,28 @@ static inline bool ecp_seq_win_fresh(u32 *wl1, u64 ack, u64 acked, u32 seq,
 		return false;
 	*wl1 = seq;
 	return true;
+}
+
+/*
+ * The window field to give a sender whose next byte is offset @nxt, for
+ * a window up to offset @edge at shift @ws.  Never ending left of
+ * *@offered, the edge last given (RFC 9293 §3.8.6): rounded down to the
+ * shift from a new @nxt it could, and it is rounded up then, as Linux's
+ * tcp_select_window() does.  *@offered becomes the edge given.
+ */
+static inline u16 ecp_seq_win_offer(u64 nxt, u64 edge, u64 *offered, u8 ws)
+{
+	u64 win;
+
+	edge = max(edge, *offered);
+	if (edge <= nxt)
+		return 0;
+	win = (edge - nxt) >> ws;
+	if (nxt + (win << ws) < *offered)
+		win++;
+	win = min_t(u64, win, 0xffff);
+	*offered = max(*offered, nxt + (win << ws));
+	return win;
 }
 
 #endif

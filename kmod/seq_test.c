@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <kunit/test.h>
+#include <linux/random.h>
 
 #include "seq.h"
 
@@ -74,10 +75,70 @@ static void ecp_seq_win_fresh_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ecp_seq_win_fresh(&wl1, 100, 100, 0x10, 9, 9));
 }
 
+/* A window offered at shift 7 (units of 128 bytes). */
+static void ecp_seq_win_offer_test(struct kunit *test)
+{
+	u64 offered = 0;
+
+	/* Rounded down: the edge given is 896 of 1000. */
+	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(0, 1000, &offered, 7), 7);
+	KUNIT_EXPECT_EQ(test, offered, 896);
+	/* Exact: 1024. */
+	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(0, 1024, &offered, 7), 8);
+	KUNIT_EXPECT_EQ(test, offered, 1024);
+	/* The ack moves by 1: 7 units would end at 897, so 8, at 1025. */
+	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(1, 1024, &offered, 7), 8);
+	KUNIT_EXPECT_EQ(test, offered, 1025);
+	/* An edge left of the one given (a source's smaller ack): kept. */
+	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(129, 500, &offered, 7), 7);
+	KUNIT_EXPECT_EQ(test, offered, 1025);
+	/* At the edge: zero, offered unchanged. */
+	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(1025, 1000, &offered, 7), 0);
+	KUNIT_EXPECT_EQ(test, offered, 1025);
+	/* Clamped to 16 bits, and the edge given is the clamped one. */
+	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(0x1000, 1ULL << 40, &offered,
+						0), 0xffff);
+	KUNIT_EXPECT_EQ(test, offered, 0x1000 + 0xffff);
+}
+
+/*
+ * Random acks and edges at each shift: the edge given never moves left,
+ * never passes the larger of the edge asked for and the last given by a
+ * unit or more, and is what the field says.
+ */
+static void ecp_seq_win_offer_random_test(struct kunit *test)
+{
+	u64 nxt, edge, offered, prev;
+	unsigned int i;
+	u16 win;
+	u8 ws;
+
+	for (ws = 0; ws <= 14; ws++) {
+		nxt = 0;
+		offered = 0;
+		for (i = 0; i < 10000; i++) {
+			nxt += get_random_u32() % 3000;
+			edge = nxt + get_random_u32() % (0xffffULL << ws);
+			prev = offered;
+			win = ecp_seq_win_offer(nxt, edge, &offered, ws);
+			KUNIT_ASSERT_GE(test, offered, prev);
+			KUNIT_ASSERT_LT(test, offered,
+					max(edge, prev) + (1ULL << ws));
+			if (win)
+				KUNIT_ASSERT_EQ(test, offered,
+						nxt + ((u64)win << ws));
+			else
+				KUNIT_ASSERT_LE(test, offered, nxt);
+		}
+	}
+}
+
 static struct kunit_case ecp_seq_test_cases[] = {
 	KUNIT_CASE_PARAM(ecp_seq_to_off_test, ecp_seq_gen_params),
 	KUNIT_CASE(ecp_seq_order_test),
 	KUNIT_CASE(ecp_seq_win_fresh_test),
+	KUNIT_CASE(ecp_seq_win_offer_test),
+	KUNIT_CASE(ecp_seq_win_offer_random_test),
 	{}
 };
 

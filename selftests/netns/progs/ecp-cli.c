@@ -176,9 +176,18 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		total += n;
-		/* Held to RATE on average since it connected. */
-		if (rate && total / rate > now() - t0)
-			usleep((total / rate - (now() - t0)) * 1e6);
+		/*
+		 * Held to RATE on average since it connected.  The lead is
+		 * read once: tested on one clock reading and computed on a
+		 * later one, a lead of a microsecond turned negative, and
+		 * usleep() took it as 71 minutes.
+		 */
+		if (rate) {
+			double lead = total / rate - (now() - t0);
+
+			if (lead > 0)
+				usleep(lead * 1e6);
+		}
 		while (pause && access(pause, F_OK))
 			usleep(10000);
 		pause = NULL;
