@@ -1195,8 +1195,13 @@ static void ecp_conn_timer(struct timer_list *timer)
 			free = true;
 			break;
 		}
-		/* Anything c->ack_timer left. */
-		ecp_conn_send_ack_srcs(c, &q);
+		/*
+		 * Anything c->ack_timer left; while it is queued, it acks
+		 * in time itself, and this timer, due whenever a tail probe
+		 * could be, would ack ahead of it.
+		 */
+		if (!hrtimer_is_queued(&c->ack_timer))
+			ecp_conn_send_ack_srcs(c, &q);
 		ecp_conn_tick_fin_src(c, now, &q);
 		if (ecp_conn_has_writer(c))
 			ecp_conn_tick_writer(c, now, &q);
