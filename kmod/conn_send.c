@@ -65,7 +65,7 @@ static u16 ecp_conn_out_win(struct ecp_conn *c, const struct ecp_conn_out *o)
 	for (i = 0; i < c->k; i++)
 		edge = min(edge, c->src[i].acked + c->src[i].win);
 	return ecp_seq_win_offer(ecp_conn_client_ack_off(c), edge,
-				 &c->client.edge, o->ws_out);
+				 &c->client.edge, o->ws_out, true);
 }
 
 static void ecp_conn_hdr_out(struct ecp_conn *c,
@@ -309,17 +309,13 @@ u16 ecp_conn_writer_win(struct ecp_conn *c)
 {
 	struct ecp_conn_client *wr = &c->client;
 	u64 edge = ecp_conn_writer_edge(c);
-	u8 ws = c->w.ws_out;
-	u16 win;
 
 	/* The slowest target holds the writer back: EBSN at work. */
 	if (edge < wr->rcv_nxt + c->w.mss && !wr->fin_seen)
 		ecp_stats_inc(&c->t->stats, ECP_STAT_WINDOW_CLAMPS);
-	if (edge <= wr->rcv_nxt)
-		return 0;
-	win = min_t(u64, (edge - wr->rcv_nxt) >> ws, 0xffff);
-	wr->edge = max(wr->edge, wr->rcv_nxt + ((u64)win << ws));
-	return win;
+	/* Not rounded up: the rings have room up to the edge, no further. */
+	return ecp_seq_win_offer(wr->rcv_nxt, edge, &wr->edge, c->w.ws_out,
+				 false);
 }
 
 void ecp_conn_send_win_writer(struct ecp_conn *c, struct sk_buff_head *q)

@@ -63,12 +63,16 @@ static inline bool ecp_seq_win_fresh(u32 *wl1, u64 ack, u64 acked, u32 seq,
 
 /*
  * The window field to give a sender whose next byte is offset @nxt, for
- * a window up to offset @edge at shift @ws.  Never ending left of
- * *@offered, the edge last given (RFC 9293 §3.8.6): rounded down to the
- * shift from a new @nxt it could, and it is rounded up then, as Linux's
- * tcp_select_window() does.  *@offered becomes the edge given.
+ * a window up to offset @edge at shift @ws, never ending left of
+ * *@offered, the edge last given (RFC 9293 §3.8.6).  Rounded down to the
+ * shift from a new @nxt it could end short of it by less than a unit:
+ * with @round_up it is rounded up then, as Linux's tcp_select_window()
+ * does, ending up to a unit past @edge; without, it stays within @edge
+ * and *@offered, for a receiver that holds no byte past them, and may
+ * end short of *@offered.  *@offered becomes the furthest edge given.
  */
-static inline u16 ecp_seq_win_offer(u64 nxt, u64 edge, u64 *offered, u8 ws)
+static inline u16 ecp_seq_win_offer(u64 nxt, u64 edge, u64 *offered, u8 ws,
+				    bool round_up)
 {
 	u64 win;
 
@@ -76,7 +80,7 @@ static inline u16 ecp_seq_win_offer(u64 nxt, u64 edge, u64 *offered, u8 ws)
 	if (edge <= nxt)
 		return 0;
 	win = (edge - nxt) >> ws;
-	if (nxt + (win << ws) < *offered)
+	if (round_up && nxt + (win << ws) < *offered)
 		win++;
 	win = min_t(u64, win, 0xffff);
 	*offered = max(*offered, nxt + (win << ws));

@@ -81,54 +81,74 @@ static void ecp_seq_win_offer_test(struct kunit *test)
 	u64 offered = 0;
 
 	/* Rounded down: the edge given is 896 of 1000. */
-	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(0, 1000, &offered, 7), 7);
+	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(0, 1000, &offered, 7, true), 7);
 	KUNIT_EXPECT_EQ(test, offered, 896);
 	/* Exact: 1024. */
-	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(0, 1024, &offered, 7), 8);
+	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(0, 1024, &offered, 7, true), 8);
 	KUNIT_EXPECT_EQ(test, offered, 1024);
 	/* The ack moves by 1: 7 units would end at 897, so 8, at 1025. */
-	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(1, 1024, &offered, 7), 8);
+	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(1, 1024, &offered, 7, true), 8);
+	KUNIT_EXPECT_EQ(test, offered, 1025);
+	/* Not rounded up: 6 units, ending at 898, within the 1025 given. */
+	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(130, 1025, &offered, 7, false),
+			6);
 	KUNIT_EXPECT_EQ(test, offered, 1025);
 	/* An edge left of the one given (a source's smaller ack): kept. */
-	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(129, 500, &offered, 7), 7);
+	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(129, 500, &offered, 7, true), 7);
 	KUNIT_EXPECT_EQ(test, offered, 1025);
 	/* At the edge: zero, offered unchanged. */
-	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(1025, 1000, &offered, 7), 0);
+	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(1025, 1000, &offered, 7, true),
+			0);
 	KUNIT_EXPECT_EQ(test, offered, 1025);
 	/* Clamped to 16 bits, and the edge given is the clamped one. */
 	KUNIT_EXPECT_EQ(test, ecp_seq_win_offer(0x1000, 1ULL << 40, &offered,
-						0), 0xffff);
+						0, true), 0xffff);
 	KUNIT_EXPECT_EQ(test, offered, 0x1000 + 0xffff);
 }
 
 /*
- * Random acks and edges at each shift: the edge given never moves left,
- * never passes the larger of the edge asked for and the last given by a
- * unit or more, and is what the field says.
+ * Random acks and edges at each shift, rounded up and not: the edge
+ * given never moves left, never passes the larger of the edge asked for
+ * and the last given (by a unit or more if rounded up, at all if not);
+ * the field says it exactly if rounded up, and less than a unit short
+ * of it if not.
  */
 static void ecp_seq_win_offer_random_test(struct kunit *test)
 {
-	u64 nxt, edge, offered, prev;
-	unsigned int i;
+	u64 nxt, edge, offered, prev, given;
+	unsigned int i, up;
 	u16 win;
 	u8 ws;
 
-	for (ws = 0; ws <= 14; ws++) {
-		nxt = 0;
-		offered = 0;
-		for (i = 0; i < 10000; i++) {
-			nxt += get_random_u32() % 3000;
-			edge = nxt + get_random_u32() % (0xffffULL << ws);
-			prev = offered;
-			win = ecp_seq_win_offer(nxt, edge, &offered, ws);
-			KUNIT_ASSERT_GE(test, offered, prev);
-			KUNIT_ASSERT_LT(test, offered,
-					max(edge, prev) + (1ULL << ws));
-			if (win)
-				KUNIT_ASSERT_EQ(test, offered,
-						nxt + ((u64)win << ws));
-			else
-				KUNIT_ASSERT_LE(test, offered, nxt);
+	for (up = 0; up <= 1; up++) {
+		for (ws = 0; ws <= 14; ws++) {
+			nxt = 0;
+			offered = 0;
+			for (i = 0; i < 10000; i++) {
+				nxt += get_random_u32() % 3000;
+				edge = nxt +
+				       get_random_u32() % (0xffffULL << ws);
+				prev = offered;
+				win = ecp_seq_win_offer(nxt, edge, &offered, ws,
+							up);
+				KUNIT_ASSERT_GE(test, offered, prev);
+				KUNIT_ASSERT_LE(test, offered,
+						max(edge, prev) +
+						((u64)up << ws) - up);
+				if (!win) {
+					KUNIT_ASSERT_LE(test, offered, nxt);
+					continue;
+				}
+				given = nxt + ((u64)win << ws);
+				if (up) {
+					KUNIT_ASSERT_EQ(test, offered, given);
+					continue;
+				}
+				/* Short of the last by less than a unit. */
+				KUNIT_ASSERT_LE(test, given, offered);
+				KUNIT_ASSERT_LT(test, offered,
+						given + (1ULL << ws));
+			}
 		}
 	}
 }
