@@ -301,6 +301,18 @@ int ecp_task_start(struct ecp_net *en, u32 id, struct netlink_ext_ack *extack)
 		ret = -EINVAL;
 		goto out;
 	}
+	/*
+	 * Checked at TASK_ADD, but an address can go since: S's SYNs would
+	 * leave from an address not its own, and the answers not come back.
+	 */
+	if (t->family == AF_INET &&
+	    inet_addr_type(en->net, t->vip.ip) != RTN_LOCAL) {
+		ecp_extack_fmt(extack, NULL,
+			       "task %u: VIP %pI4 is no longer a local address of this network namespace; add it again (ip addr add %pI4/32 dev lo)",
+			       id, &t->vip.ip, &t->vip.ip);
+		ret = -EADDRNOTAVAIL;
+		goto out;
+	}
 	ret = ecp_conn_start_tgt(en->net, t);
 	switch (ret) {
 	case 0:

@@ -119,6 +119,19 @@ ecin $S task add id 50 vip $VIP port 7050 code isal-cauchy k 6 m 3 lost 0 \
 tap_expect_err "start a pull task: refused, its client starts it" 1 \
 	"Error: task 50 has no targets: a client starts it by connecting to 10.99.0.1:7050" \
 	ecin $S task start id 50
+# A VIP checked at TASK_ADD can go before TASK_START.
+pp ip -n $S addr add 10.99.0.2/32 dev lo
+ecin $S task add id 51 vip 10.99.0.2 code isal-cauchy k 6 m 3 lost 0 \
+	source 10.0.11.2:1:1 source 10.0.12.2:1:2 source 10.0.13.2:1:3 \
+	source 10.0.14.2:1:4 source 10.0.15.2:1:5 source 10.0.16.2:1:6 \
+	dest 10.0.101.2:1:0 >&2
+pp ip -n $S addr del 10.99.0.2/32 dev lo
+tap_expect_err "start a task whose VIP is no longer local: refused, named with the fix" 1 \
+	"Error: task 51: VIP 10.99.0.2 is no longer a local address of this network namespace; add it again (ip addr add 10.99.0.2/32 dev lo)" \
+	ecin $S task start id 51
+tap_expect_jq "task 51 did not run" '.[0].stats.conn_state == "none" and .[0].stats.conns == 0' \
+	ecin $S -j task show id 51 -s
+ecin $S task del id 51 >&2
 
 # --- a target that closes first: its TIME-WAIT ------------------------------
 # T1 closes its half of each connection as soon as it is accepted (ecp-tgt

@@ -725,7 +725,11 @@ enum ecproxy_source_state {
 enum ecproxy_conn_error {
 	ECPROXY_ERR_NONE,
 	ECPROXY_ERR_SOURCE_REFUSED,	/* a source answered the SYN with RST */
-	ECPROXY_ERR_HANDSHAKE_TIMEOUT,	/* a source did not answer in time */
+	ECPROXY_ERR_HANDSHAKE_TIMEOUT,	/* a source or target did not answer
+					 * in time, or (no peer given) the
+					 * client or writer did not complete
+					 * its handshake
+					 */
 	ECPROXY_ERR_LENGTH_MISMATCH,	/* sources closed at different lengths */
 	ECPROXY_ERR_CLIENT_RESET,
 	ECPROXY_ERR_SOURCE_RESET,
