@@ -132,6 +132,7 @@ if [ -s "$out/loss.csv" ]; then
 	# take theirs; one line per link and loss.
 	tail -n +2 "$out/loss.csv" | sort -t, -k1,1 -k2,2 -k4,4 -k8,8n |
 		awk -F, '{ k = $1 "," $2; m = ++n[k, $4]; r[k, $4, m] = $8
+			b[k, $4] += $5; t[k, $4] += $6
 			if ($9 != "") { rto[k, $4] += $9; nr[k, $4]++ }
 			if (!(k in seen)) { seen[k] = 1; o[c++] = k } }
 		function med(k, w) { return n[k, w] ? r[k, w, int((n[k, w] + 1) / 2)] : 0 }
@@ -139,17 +140,26 @@ if [ -s "$out/loss.csv" ]; then
 		# Per node read: replication reads one, native and ecproxy 6, the
 		# spares 7 and 8.
 		function per(k, w, nodes) { return nr[k, w] ? sprintf("%.2f", rto[k, w] / nr[k, w] / nodes) : "-" }
+		# Every run of a way together: its bytes over its time.  Under
+		# burst loss single runs spread widely (a stall of seconds in
+		# some), which a median of few runs hides.
+		function all(k, w) { return t[k, w] ? b[k, w] * 8 / t[k, w] / 1e6 : 0 }
 		END {
-			print "link,loss,replication_mbit_s,native_mbit_s,ecproxy_mbit_s,ratio_to_replication,replication_source_rtos,ecproxy_source_rtos,spare1_mbit_s,spare1_ratio_to_replication,spare1_source_rtos,spare2_mbit_s,spare2_ratio_to_replication,spare2_source_rtos,replication_rtos_per_node,ecproxy_rtos_per_node,spare1_rtos_per_node,spare2_rtos_per_node,native_source_rtos,native_rtos_per_node"
+			print "link,loss,replication_mbit_s,native_mbit_s,ecproxy_mbit_s,ratio_to_replication,replication_source_rtos,ecproxy_source_rtos,spare1_mbit_s,spare1_ratio_to_replication,spare1_source_rtos,spare2_mbit_s,spare2_ratio_to_replication,spare2_source_rtos,replication_rtos_per_node,ecproxy_rtos_per_node,spare1_rtos_per_node,spare2_rtos_per_node,native_source_rtos,native_rtos_per_node,replication_min_mbit_s,replication_max_mbit_s,ecproxy_min_mbit_s,ecproxy_max_mbit_s,replication_all_mbit_s,ecproxy_all_mbit_s,all_ratio_to_replication"
 			for (i = 0; i < c; i++) {
 				x = med(o[i], "replication"); e = med(o[i], "ecproxy")
 				s1 = med(o[i], "spare1"); s2 = med(o[i], "spare2")
-				printf "%s,%.3f,%.3f,%.3f,%.2f,%s,%s,%.3f,%.2f,%s,%.3f,%.2f,%s,%s,%s,%s,%s,%s,%s\n", o[i], x, med(o[i], "native"), e, x ? e / x : 0,
+				printf "%s,%.3f,%.3f,%.3f,%.2f,%s,%s,%.3f,%.2f,%s,%.3f,%.2f,%s,%s,%s,%s,%s,%s,%s", o[i], x, med(o[i], "native"), e, x ? e / x : 0,
 					rtos(o[i], "replication"), rtos(o[i], "ecproxy"),
 					s1, x ? s1 / x : 0, rtos(o[i], "spare1"), s2, x ? s2 / x : 0, rtos(o[i], "spare2"),
 					per(o[i], "replication", 1), per(o[i], "ecproxy", 6),
 					per(o[i], "spare1", 7), per(o[i], "spare2", 8),
 					rtos(o[i], "native"), per(o[i], "native", 6)
+				xa = all(o[i], "replication"); ea = all(o[i], "ecproxy")
+				printf ",%.3f,%.3f,%.3f,%.3f,%.3f,%.3f,%.2f\n",
+					r[o[i], "replication", 1], r[o[i], "replication", n[o[i], "replication"]],
+					r[o[i], "ecproxy", 1], r[o[i], "ecproxy", n[o[i], "ecproxy"]],
+					xa, ea, xa ? ea / xa : 0
 			}
 		}' > "$out/loss-summary.csv"
 	plot loss "set title 'Goodput under loss, RS(6,3) (A link $cap)'; set ylabel 'Mbit/s';
@@ -161,12 +171,12 @@ if [ -s "$out/loss.csv" ]; then
 	{
 		echo "## Goodput under loss, RS(6,3) ([loss.png](loss.png), [loss.csv](loss.csv))"
 		echo
-		echo "Medians of $(awk -F, 'NR > 1 && $3 > m { m = $3 } END { print m }' "$out/loss.csv") runs. Loss on A's link is on the data S (or the router) sends A; on the sources' links, on the data every storage node sends, one segment per packet (as a wire loses frames; netem would otherwise drop a node's GSO packets whole). Burst: netem gemodel 2% 50%. Sources' RTOs: the retransmission timeouts of the storage nodes' own TCP (TcpExtTCPTimeouts, all nodes summed) per transfer, the mean of the runs; replication reads one node, native EC and ecproxy k (6), so the same loss per link meets their transfers k times as often; per node read, the same RTOs divided by the nodes each way reads (1, 6, 6, 7, 8), says whether a node's TCP fares worse towards S than towards A. ecproxy + 1 spare and + 2 spares read one and two more nodes (k + 1, k + 2) and complete the rows wherever all sources but as many as there are spares have sent (ecctl task add ... spare), on the sources' links only."
+		echo "Medians of $(awk -F, 'NR > 1 && $3 > m { m = $3 } END { print m }' "$out/loss.csv") runs. Loss on A's link is on the data S (or the router) sends A; on the sources' links, on the data every storage node sends, one segment per packet (as a wire loses frames; netem would otherwise drop a node's GSO packets whole). Burst: netem gemodel 2% 50%. Sources' RTOs: the retransmission timeouts of the storage nodes' own TCP (TcpExtTCPTimeouts, all nodes summed) per transfer, the mean of the runs; replication reads one node, native EC and ecproxy k (6), so the same loss per link meets their transfers k times as often; per node read, the same RTOs divided by the nodes each way reads (1, 6, 6, 7, 8), says whether a node's TCP fares worse towards S than towards A. ecproxy + 1 spare and + 2 spares read one and two more nodes (k + 1, k + 2) and complete the rows wherever all sources but as many as there are spares have sent (ecctl task add ... spare), on the sources' links only. Runs, min-max: the slowest and fastest single runs of replication and ecproxy; all runs: every run's bytes over every run's time, each way, and their ratio, ecproxy's to replication's."
 		echo
-		echo "| link | loss | replication Mbit/s | native Mbit/s | ecproxy Mbit/s | ecproxy / replication | + 1 spare / replication | + 2 spares / replication | sources' RTOs per transfer: replication / native / ecproxy / + 1 spare / + 2 spares | per node read |"
-		echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+		echo "| link | loss | replication Mbit/s | native Mbit/s | ecproxy Mbit/s | ecproxy / replication | + 1 spare / replication | + 2 spares / replication | runs, min-max Mbit/s: replication; ecproxy | all runs: ecproxy / replication | sources' RTOs per transfer: replication / native / ecproxy / + 1 spare / + 2 spares | per node read |"
+		echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 		awk -F, 'function r(x) { return x > 0 ? sprintf("**%.2f**", x) : "-" }
-			NR > 1 { printf "| %s | %s | %.2f | %.2f | %.2f | **%.2f** | %s | %s | %s / %s / %s / %s / %s | %s / %s / %s / %s / %s |\n", $1, $2, $3, $4, $5, $6, r($10), r($13), $7, $19, $8, $11, $14, $15, $20, $16, $17, $18 }' "$out/loss-summary.csv"
+			NR > 1 { printf "| %s | %s | %.2f | %.2f | %.2f | **%.2f** | %s | %s | %.2f-%.2f; %.2f-%.2f | %.2f | %s / %s / %s / %s / %s | %s / %s / %s / %s / %s |\n", $1, $2, $3, $4, $5, $6, r($10), r($13), $21, $22, $23, $24, $27, $7, $19, $8, $11, $14, $15, $20, $16, $17, $18 }' "$out/loss-summary.csv"
 		echo
 	} >> "$md"
 fi
