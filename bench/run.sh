@@ -19,6 +19,8 @@
 #   BENCH_BUFFERS the buffer figure's points (default by size: 8k ... 8m)
 #   BENCH_LOSSES the loss figure's conditions (default: 0% 1% 5% burst)
 #   BENCH_LOSS_LINKS where the loss figure loses (default: A sources)
+#   BENCH_LOSS_BG pings per second on each lossy link besides the data
+#                (default: none; see loss_bg_start)
 #   BENCH_REPS   runs of each way per point (default by size: reduced and
 #                full 3, tiny 1)
 #   ECP_KO       ecproxy.ko to insmod (default: modprobe ecproxy)
@@ -344,6 +346,19 @@ fi
 # spare1 and spare2, ecproxy reading one and two more survivors (tasks 2
 # and 3, "spare"), so that the rows need not wait for the slowest of the
 # sources; on A's link they would read the same bytes through the same S.
+# loss_bg_start NS ADDR: with BENCH_LOSS_BG, NS pings ADDR that many
+# times a second through the lossy link until loss_off.  netem's
+# Gilbert-Elliott state moves per packet, not with time: on a link that
+# carries nothing but one node's lone retransmissions, seconds apart, a
+# burst of two packets lasts seconds.  A wire's burst lasts a while, and
+# what else crosses the link in it (here the pings) shares it.
+loss_bg=()
+loss_bg_start() {
+	[ -n "${BENCH_LOSS_BG:-}" ] || return 0
+	ip netns exec "$1" ping -q -i "$(awk -v r="$BENCH_LOSS_BG" \
+		'BEGIN { printf "%.4f", 1 / r }')" "$2" > /dev/null 2>&1 &
+	loss_bg+=($!)
+}
 # loss_on WHERE SPEC...: netem SPEC on the data's way; loss_off WHERE.
 loss_on() {
 	local where=$1 i tbf
@@ -354,17 +369,24 @@ loss_on() {
 		# shellcheck disable=SC2086 # tc's words
 		ip netns exec "$S" tc qdisc replace dev to-a1 root handle 1: \
 			netem "$@" limit 100000 &&
-		ip netns exec "$S" tc qdisc replace dev to-a1 parent 1:1 $tbf ;;
+		ip netns exec "$S" tc qdisc replace dev to-a1 parent 1:1 $tbf &&
+		loss_bg_start "$S" "$(topo_net a1).2" ;;
 	sources)
 		for i in $(seq 1 16); do
 			topo_segs "$B$i" to-s 1 &&
 			ip netns exec "$B$i" tc qdisc replace dev to-s root \
 				netem "$@" limit 100000 || return 1
+			loss_bg_start "$B$i" "$(topo_net "b$i").1"
 		done ;;
 	esac
 }
 loss_off() {
 	local i
+	if [ ${#loss_bg[@]} -gt 0 ]; then
+		kill "${loss_bg[@]}" 2> /dev/null
+		wait "${loss_bg[@]}" 2> /dev/null
+		loss_bg=()
+	fi
 	topo_uncap 1
 	for i in $(seq 1 16); do
 		topo_uncap_b "$i"
