@@ -910,6 +910,9 @@ static bool ecp_conn_src_awaited(const struct ecp_conn *c,
 	u64 low = ecp_ivset_low(&s->iv);
 	unsigned int r;
 
+	/* A source that is gone is waited on by nothing it could help. */
+	if (s->gone)
+		return false;
 	/* A spare holds up every row once others are missing. */
 	if (s->peer.idx >= c->k - c->nspare)
 		rows = GENMASK(c->nrow - 1, 0);

@@ -14,6 +14,32 @@
 
 /* ---- Segments from the sources ---------------------------------------- */
 
+/*
+ * Source s reset its connection mid-stream.  With spares, it is one more
+ * source missing from the rows, which ecp_conn_spare_fix() completes
+ * wherever all sources but as many as there are spares have given: the
+ * stream goes on while no more sources are lost than there are spares,
+ * without s, whose watermark stays where it was.  Returns false, leaving
+ * s alone, if the connection must fail instead.  Task lock held.
+ */
+static bool ecp_conn_src_stand_in(struct ecp_conn *c, struct ecp_conn_src *s)
+{
+	unsigned int i, lost = 1;
+
+	if (!c->nspare || (c->state != ECPROXY_CONN_ESTABLISHED &&
+			   c->state != ECPROXY_CONN_CLOSING))
+		return false;
+	for (i = 0; i < c->k; i++)
+		lost += c->src[i].lost;
+	if (lost > c->nspare)
+		return false;
+	s->gone = true;
+	s->lost = true;
+	WRITE_ONCE(c->t->src[s->peer.idx].state, ECPROXY_SOURCE_RESET);
+	ecp_stats_inc(&c->t->stats, ECP_STAT_SOURCES_LOST);
+	return true;
+}
+
 /* A source's SYN-ACK.  Task lock held. */
 static void ecp_conn_rcv_src_synack(struct ecp_conn *c,
 				    struct ecp_conn_src *s,
@@ -286,6 +312,8 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 				ecp_conn_check_done(c, &q);
 				goto out;
 			}
+			if (ecp_conn_src_stand_in(c, s))
+				goto out;
 			/*
 			 * As for the client (conn_rcv_client.c): the close is
 			 * complete.
@@ -312,6 +340,11 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 	}
 	if (!s->synack || c->state == ECPROXY_CONN_HANDSHAKE) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_BAD_FLAGS);
+		goto out;
+	}
+	/* Its socket reset: what still comes is old, and S acks none. */
+	if (s->gone) {
+		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		goto out;
 	}
 	if (!ecp_conn_rcv_src_seg(c, s, skb, p, quiet, &q))

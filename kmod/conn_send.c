@@ -33,8 +33,10 @@ u64 ecp_conn_client_ack_off(const struct ecp_conn *c)
 	u64 m = U64_MAX;
 	unsigned int i;
 
+	/* A source that is gone takes no more of the client's bytes. */
 	for (i = 0; i < c->k; i++)
-		m = min(m, c->src[i].acked);
+		if (!c->src[i].gone)
+			m = min(m, c->src[i].acked);
 	return m;
 }
 
@@ -63,7 +65,8 @@ static u16 ecp_conn_out_win(struct ecp_conn *c, const struct ecp_conn_out *o)
 	if (ecp_conn_has_targets(c))
 		return 0xffff;
 	for (i = 0; i < c->k; i++)
-		edge = min(edge, c->src[i].acked + c->src[i].win);
+		if (!c->src[i].gone)
+			edge = min(edge, c->src[i].acked + c->src[i].win);
 	return ecp_seq_win_offer(ecp_conn_client_ack_off(c), edge,
 				 &c->client.edge, o->ws_out, true);
 }
@@ -537,6 +540,8 @@ static void ecp_conn_send_src_opt(struct ecp_conn *c, struct ecp_conn_src *s,
 	struct ecp_tcp_hdr h;
 	struct sk_buff *data;
 
+	if (s->gone)
+		return;
 	/*
 	 * A pure ACK to a source whose FIN S acked is only a window update
 	 * it has no use for, and would draw a RST from a vanished socket.

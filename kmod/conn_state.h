@@ -95,7 +95,8 @@ struct ecp_conn_src {
 	struct ecp_conn_peer peer;
 	bool synack;			/* its SYN-ACK arrived */
 	bool fin;
-	bool gone;			/* reset after its FIN was acked, or by S */
+	bool gone;			/* reset: S sends it nothing more */
+	bool lost;			/* reset mid-stream, a spare in its place */
 	u8 ws;				/* shift of the windows it sends */
 	u8 ws_out;			/* shift of the windows S sends it */
 	bool sack_ok;			/* it answered S's SACK-permitted */

@@ -10,8 +10,9 @@
 # every source's link.  What arrives must equal the lost fragment by
 # sha256; the counters must show that the spares stood in (spare_bytes)
 # where they should, and hardly anywhere when the spare is the slow one.
-# Spares without every check coefficient, or those without a spare, are
-# refused with a message.  Topology (../lib/topo.sh): B1..B6 serve the
+# A source that resets mid-stream is stood in for by the spare, two with
+# one spare fail the run.  Spares without every check coefficient, or
+# those without a spare, are refused with a message.  Topology (../lib/topo.sh): B1..B6 serve the
 # survivors, T1 and T2 are targets.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
@@ -120,6 +121,80 @@ if ec_encode "$dir" isal-cauchy 4 3 $size &&
 else
 	tap_fail "targets: two rows completed with the spare, B3 slow" \
 		"setting up the sources, targets or the task failed"
+fi
+ec_stop_servers
+
+# A source that resets mid-stream: one more source the spare stands in
+# for, while no more have reset than there are spares.  A node answers
+# whatever S sends it but SYNs with a RST (nft's reject): B2 once T1 holds
+# 100 kB (T1's link at 1 Mbit/s and a 64 KiB buffer hold the sources
+# back, so that it lands mid-stream also on the debug kernel); B2 and B3
+# from the start, so that both reset before either can finish, and with
+# one spare the run fails and T1 gets a RST, not a FIN.
+# rst_case DESC ID NODES WHEN: B2..B5 serve fragments 2, 3, 4 and 5 (the
+# spare) of RS(4,2), B1 fragment 0; fragment 1 goes to T1; NODES reset
+# WHEN (mid or start).
+rst_on() {
+	ip netns exec "$B$1" nft -f - <<-EOF
+		table inet rst {
+			chain in {
+				type filter hook input priority 0;
+				tcp dport $2 tcp flags & syn != syn reject with tcp reset
+			}
+		}
+	EOF
+}
+rst_case() {
+	local desc=$1 id=$2 nodes=$3 when=$4 dir=$tmp/$2 n
+	rm -rf "$dir"
+	if ! ec_encode "$dir" isal-cauchy 4 2 $size ||
+	   ! ec_store "$dir" 4 2 1 $((8000 + id)) ||
+	   ! ec_targets "$dir" 1 $((9000 + id)) ||
+	   ! ecin $S task add id "$id" vip $VIP code isal-cauchy k 4 m 2 lost 1 \
+		"${EC_SOURCES[@]}" "${EC_SPARE_ARGS[@]}" "${EC_DESTS[@]}" \
+		buffer 64k >&2; then
+		tap_fail "$desc" "setting up the sources, target or task failed"
+		return 1
+	fi
+	pp ip netns exec "$S" tc qdisc replace dev to-t1 root tbf rate 1mbit \
+		burst 16k latency 1s
+	if [ "$when" = start ]; then
+		for n in $nodes; do rst_on "$n" $((8000 + id)); done
+	fi
+	ecin $S task start id "$id" >&2
+	if [ "$when" = mid ]; then
+		wait_for 60 sh -c "[ \$(stat -c %s $dir/got.1 2>/dev/null || echo 0) -gt 100000 ]"
+		for n in $nodes; do rst_on "$n" $((8000 + id)); done
+	fi
+	wait_for 120 ec_conn_idle "$id"
+	for n in $nodes; do
+		ip netns exec "$B$n" nft delete table inet rst
+	done
+	ip netns exec "$S" tc qdisc del dev to-t1 root
+	wait_for 10 sh -c "[ -s $dir/tgt.1 ]"
+}
+if rst_case "a source reset mid-stream" 7 2 mid; then
+	if ec_stored "$tmp/7" 1; then
+		tap_ok "a source reset mid-stream: the spare stood in, T1's fragment exact"
+	else
+		tap_fail "a source reset mid-stream: T1's fragment exact" \
+			"$(cat "$tmp/7/tgt.1")"
+		ecin $S task show id 7 -s >&2
+	fi
+	tap_expect_jq "a source reset mid-stream: counted, no error" \
+		'(.[0].stats | .sources_lost == 1 and .spare_bytes > 0 and
+		  .last_error == "none" and .conns_failed == 0) and
+		 .[0].sources[1].stats.bytes_in < 524288' \
+		ecin $S -j task show id 7 -s
+fi
+ec_stop_servers
+if rst_case "two sources reset, one spare" 8 "2 3" start; then
+	tap_expect_jq "two sources reset, one spare: the run fails, naming one" \
+		'.[0].stats | (.sources_lost == 1 and .conns_failed == 1 and
+		 .last_error == "source-reset")' \
+		ecin $S -j task show id 8 -s
+	tap_check "two sources reset, one spare: T1 got a RST, not a FIN" \
+		[ "$(cut -d' ' -f1 "$tmp/8/tgt.1")" = reset ]
 fi
 ec_stop_servers
 

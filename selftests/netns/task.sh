@@ -287,7 +287,7 @@ tap_expect_out "stats as text" 0 \
     connections 0 done 0 failed 0
     bytes in 0 out 0 segments out 0 applied 0 duplicates 0 resent 0 recoveries 0 timeouts 0
     window-clamps 0 peak-buffer 0 overflow 0 prompts 0 sacks 0 ecn-reductions 0 pace-waits 0 hystart-exits 0
-    pmtu-updates 0 syns-resent 0 time-wait-resets 0 window-probes 0 tail-probes 0 reo-timeouts 0 off-home 0 spare-bytes 0
+    pmtu-updates 0 syns-resent 0 time-wait-resets 0 window-probes 0 tail-probes 0 reo-timeouts 0 off-home 0 spare-bytes 0 sources-lost 0
     drops out-of-window 0 bad-flags 0 truncated 0 bad-options 0 bad-csum 0 client-denied 0 busy 0 no-memory 0 no-route 0 paws 0" \
 	ecin $X stats
 

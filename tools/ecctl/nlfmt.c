@@ -114,6 +114,7 @@ static const struct {
 	{ ECPROXY_A_STATS_HYSTART_EXITS, "hystart_exits" },
 	{ ECPROXY_A_STATS_OFF_HOME, "off_home" },
 	{ ECPROXY_A_STATS_SPARE_BYTES, "spare_bytes" },
+	{ ECPROXY_A_STATS_SOURCES_LOST, "sources_lost" },
 };
 
 static json_object *u64_json(const struct nlattr *a)
@@ -383,11 +384,13 @@ void ecctl_fmt_stats_text(json_object *st, const char *in)
 	printf("%spmtu-updates %" PRId64 " syns-resent %" PRId64
 	       " time-wait-resets %" PRId64 " window-probes %" PRId64
 	       " tail-probes %" PRId64 " reo-timeouts %" PRId64
-	       " off-home %" PRId64 " spare-bytes %" PRId64,
+	       " off-home %" PRId64 " spare-bytes %" PRId64
+	       " sources-lost %" PRId64,
 	       in, num(st, "pmtu_updates"), num(st, "syns_resent"),
 	       num(st, "time_wait_resets"), num(st, "window_probes"),
 	       num(st, "tail_probes"), num(st, "reo_timeouts"),
-	       num(st, "off_home"), num(st, "spare_bytes"));
+	       num(st, "off_home"), num(st, "spare_bytes"),
+	       num(st, "sources_lost"));
 	/* A task's: what its last run sent per second. */
 	if (json_object_object_get_ex(st, "rate", &v))
 		printf(" measured-rate %s",

@@ -451,6 +451,10 @@
  *                 had given them, with spares standing in for it
  *                 (SOURCES' SPARE): the output did not wait for that
  *                 source.
+ *    SOURCES_LOST: sources that reset their connection mid-stream while
+ *                  the spares could stand in for them: the stream went on
+ *                  without them (without spares, or past as many lost as
+ *                  there are spares, a reset fails the connection).
  *    DROPS: NLA_NESTED, one NLA_U64 per reason, the attribute type being
  *           the reason (enum ecproxy_drop_reason): packets of a task
  *           that were invalid and dropped.
@@ -627,6 +631,7 @@ enum ecproxy_stats_attr {
 	ECPROXY_A_STATS_OFF_HOME,
 	ECPROXY_A_STATS_REO_TIMEOUTS,
 	ECPROXY_A_STATS_SPARE_BYTES,
+	ECPROXY_A_STATS_SOURCES_LOST,
 	__ECPROXY_A_STATS_MAX
 };
 #define ECPROXY_A_STATS_MAX (__ECPROXY_A_STATS_MAX - 1)
