@@ -134,15 +134,23 @@ ec_stop_servers
 # rst_case DESC ID NODES WHEN: B2..B5 serve fragments 2, 3, 4 and 5 (the
 # spare) of RS(4,2), B1 fragment 0; fragment 1 goes to T1; NODES reset
 # WHEN (mid or start).
-rst_on() {
+# rst_ready N PORT: node N's table, its rule resetting for the addresses
+# in its set, which is empty: registering a hook waits for RCU grace
+# periods, seconds on the debug kernel under TCG, and the reset would land
+# late.  rst_on N: S's address into the set, at once.
+rst_ready() {
 	ip netns exec "$B$1" nft -f - <<-EOF
 		table inet rst {
+			set from { type ipv4_addr; }
 			chain in {
 				type filter hook input priority 0;
-				tcp dport $2 tcp flags & syn != syn reject with tcp reset
+				ip saddr @from tcp dport $2 tcp flags & syn != syn reject with tcp reset
 			}
 		}
 	EOF
+}
+rst_on() {
+	ip netns exec "$B$1" nft add element inet rst from "{ $VIP }"
 }
 rst_case() {
 	local desc=$1 id=$2 nodes=$3 when=$4 dir=$tmp/$2 n
@@ -158,13 +166,14 @@ rst_case() {
 	fi
 	pp ip netns exec "$S" tc qdisc replace dev to-t1 root tbf rate 1mbit \
 		burst 16k latency 1s
+	for n in $nodes; do rst_ready "$n" $((8000 + id)); done
 	if [ "$when" = start ]; then
-		for n in $nodes; do rst_on "$n" $((8000 + id)); done
+		for n in $nodes; do rst_on "$n"; done
 	fi
 	ecin $S task start id "$id" >&2
 	if [ "$when" = mid ]; then
 		wait_for 60 sh -c "[ \$(stat -c %s $dir/got.1 2>/dev/null || echo 0) -gt 100000 ]"
-		for n in $nodes; do rst_on "$n" $((8000 + id)); done
+		for n in $nodes; do rst_on "$n"; done
 	fi
 	wait_for 120 ec_conn_idle "$id"
 	for n in $nodes; do
