@@ -16,6 +16,18 @@
 #include "netns.h"
 #include "task.h"
 
+/*
+ * The hook consumes what reaches VIP:port before S's stack sees it; a VIP
+ * that is not S's own would take traffic routed through S to some other
+ * host, and the replies of the sources to S could never come back.
+ */
+static bool ecp_task_vip_local(const struct ecp_net *en,
+			       const struct ecp_task *t)
+{
+	return t->family != AF_INET ||
+	       inet_addr_type(en->net, t->vip.ip) == RTN_LOCAL;
+}
+
 int ecp_task_add(struct ecp_net *en, struct ecp_task *t,
 		 struct netlink_ext_ack *extack)
 {
@@ -43,14 +55,7 @@ int ecp_task_add(struct ecp_net *en, struct ecp_task *t,
 		ret = -EEXIST;
 		goto out;
 	}
-	/*
-	 * The hook consumes what reaches VIP:port before S's stack sees it;
-	 * a VIP that is not S's own would take traffic routed through S to
-	 * some other host, and the replies of the sources to S could never
-	 * come back.
-	 */
-	if (t->family == AF_INET &&
-	    inet_addr_type(en->net, t->vip.ip) != RTN_LOCAL) {
+	if (!ecp_task_vip_local(en, t)) {
 		ecp_extack_fmt(extack, NULL,
 			       "task %u: VIP %pI4 is not a local address of this network namespace; add it first (ip addr add %pI4/32 dev lo)",
 			       t->id, &t->vip.ip, &t->vip.ip);
@@ -301,12 +306,8 @@ int ecp_task_start(struct ecp_net *en, u32 id, struct netlink_ext_ack *extack)
 		ret = -EINVAL;
 		goto out;
 	}
-	/*
-	 * Checked at TASK_ADD, but an address can go since: S's SYNs would
-	 * leave from an address not its own, and the answers not come back.
-	 */
-	if (t->family == AF_INET &&
-	    inet_addr_type(en->net, t->vip.ip) != RTN_LOCAL) {
+	/* Checked at TASK_ADD, but an address can go since. */
+	if (!ecp_task_vip_local(en, t)) {
 		ecp_extack_fmt(extack, NULL,
 			       "task %u: VIP %pI4 is no longer a local address of this network namespace; add it again (ip addr add %pI4/32 dev lo)",
 			       id, &t->vip.ip, &t->vip.ip);

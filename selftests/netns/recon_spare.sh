@@ -12,8 +12,8 @@
 # where they should, and hardly anywhere when the spare is the slow one.
 # A source that resets mid-stream is stood in for by the spare, two with
 # one spare fail the run.  Spares without every check coefficient, or
-# those without a spare, are refused with a message.  Topology (../lib/topo.sh): B1..B6 serve the
-# survivors, T1 and T2 are targets.
+# those without a spare, are refused with a message.  Topology
+# (../lib/topo.sh): B1..B6 serve the survivors, T1 and T2 are targets.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/ec.sh"
@@ -131,9 +131,7 @@ ec_stop_servers
 # back, so that it lands mid-stream also on the debug kernel); B2 and B3
 # from the start, so that both reset before either can finish, and with
 # one spare the run fails and T1 gets a RST, not a FIN.
-# rst_case DESC ID NODES WHEN: B2..B5 serve fragments 2, 3, 4 and 5 (the
-# spare) of RS(4,2), B1 fragment 0; fragment 1 goes to T1; NODES reset
-# WHEN (mid or start).
+#
 # rst_ready N PORT: node N's table, its rule resetting for the addresses
 # in its set, which is empty: registering a hook waits for RCU grace
 # periods, seconds on the debug kernel under TCG, and the reset would land
@@ -152,6 +150,9 @@ rst_ready() {
 rst_on() {
 	ip netns exec "$B$1" nft add element inet rst from "{ $VIP }"
 }
+# rst_case DESC ID NODES WHEN: B2..B5 serve fragments 2, 3, 4 and 5 (the
+# spare) of RS(4,2), B1 fragment 0; fragment 1 goes to T1; NODES reset
+# WHEN (mid or start).
 rst_case() {
 	local desc=$1 id=$2 nodes=$3 when=$4 dir=$tmp/$2 n
 	rm -rf "$dir"
