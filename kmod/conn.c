@@ -666,32 +666,27 @@ static void ecp_conn_answered_writer(struct ecp_conn *c, struct sk_buff_head *q)
 	ecp_conn_send_synack_writer(c, q);
 }
 
-void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
-		       struct sk_buff_head *q)
+/*
+ * Every source has answered, or a spare stands in for it: the SYN-ACK to
+ * the client, or once every target has answered too, the ACKs that
+ * establish the rest.  Task lock held.
+ */
+static void ecp_conn_answered_all(struct ecp_conn *c, struct sk_buff_head *q)
 {
 	struct ecp_task *t = c->t;
 	struct ecp_conn_out *cl;
-	unsigned long rtt;
 	unsigned int i;
 
-	/*
-	 * Karn: an answer to a repeated SYN does not say to which; and one
-	 * after ECP_SYNACK_RTO may be the peer's own repeat of a lost one.
-	 */
-	rtt = jiffies - p->syn_at;
-	if (p->syns == 1 && rtt < ECP_SYNACK_RTO) {
-		c->syn_rtt = max(c->syn_rtt, rtt);
-		c->syn_timed = true;
-	}
 	for (i = 0; i < c->k; i++)
-		if (!c->src[i].synack)
+		if (ecp_conn_src_unanswered(&c->src[i]))
 			return;
 	if (ecp_conn_has_client(c)) {
 		/* One SYN-ACK to the client; its ACK completes the rest. */
 		cl = &c->out[0];
 		cl->ws_out = ECP_EBSN_MAX_WSCALE;
 		for (i = 0; i < c->k; i++)
-			cl->ws_out = min(cl->ws_out, c->src[i].ws);
+			if (!c->src[i].gone)
+				cl->ws_out = min(cl->ws_out, c->src[i].ws);
 		if (c->client.wscale < 0)
 			cl->ws_out = 0;
 		cl->last_progress = jiffies;
@@ -711,9 +706,50 @@ void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
 	ecp_conn_targets_established(c, q);
 	c->client.fin_at = jiffies;
 	for (i = 0; i < c->k; i++) {
+		if (c->src[i].gone)
+			continue;
 		ecp_conn_send_fin_src(c, &c->src[i], q);
 		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_ESTABLISHED);
 	}
+}
+
+void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
+		       struct sk_buff_head *q)
+{
+	unsigned long rtt;
+
+	/*
+	 * Karn: an answer to a repeated SYN does not say to which; and one
+	 * after ECP_SYNACK_RTO may be the peer's own repeat of a lost one.
+	 */
+	rtt = jiffies - p->syn_at;
+	if (p->syns == 1 && rtt < ECP_SYNACK_RTO) {
+		c->syn_rtt = max(c->syn_rtt, rtt);
+		c->syn_timed = true;
+	}
+	ecp_conn_answered_all(c, q);
+}
+
+bool ecp_conn_src_stand_in(struct ecp_conn *c, struct ecp_conn_src *s,
+			   u8 state, struct sk_buff_head *q)
+{
+	unsigned int i, lost = 1;
+	bool unanswered = ecp_conn_src_unanswered(s);
+
+	if (!c->nspare || s->gone || c->state == ECPROXY_CONN_LINGER)
+		return false;
+	for (i = 0; i < c->k; i++)
+		lost += c->src[i].lost;
+	if (lost > c->nspare)
+		return false;
+	s->gone = true;
+	s->lost = true;
+	WRITE_ONCE(c->t->src[s->peer.idx].state, state);
+	ecp_stats_inc(&c->t->stats, ECP_STAT_SOURCES_LOST);
+	/* It was the last one the handshake waited for. */
+	if (unanswered)
+		ecp_conn_answered_all(c, q);
+	return true;
 }
 
 /*
@@ -1030,6 +1066,13 @@ static u8 ecp_conn_stalled(struct ecp_conn *c, unsigned long now,
 #define ECP_SYN_RTTS		3
 #define ECP_SYN_BACKOFF		6
 #define ECP_SYN_GAP		(HZ / 2 + ECP_TICK)
+/*
+ * With spares, a source silent to this many SYNs, while another answered
+ * the first (the path works), is one the spares stand in for when the next
+ * would go: about a second on a LAN (ECP_SYN_GAP), where waiting for the
+ * handshake timeout (3 s by default) would hold up the whole read.
+ */
+#define ECP_SYN_STAND_IN	3
 
 static bool ecp_conn_syn_due(const struct ecp_conn_peer *p, unsigned long wait,
 			     unsigned long now)
@@ -1060,10 +1103,17 @@ static void ecp_conn_tick_syns(struct ecp_conn *c, unsigned long now,
 	if (!c->syn_timed)
 		return;
 	wait = max_t(unsigned long, ECP_SYN_RTTS * c->syn_rtt, ECP_TICK);
-	for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
-		if (!c->src[i].synack &&
-		    ecp_conn_syn_due(&c->src[i].peer, wait, now))
-			ecp_conn_send_syn_src(c, &c->src[i], q);
+	for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++) {
+		struct ecp_conn_src *s = &c->src[i];
+
+		if (!ecp_conn_src_unanswered(s) ||
+		    !ecp_conn_syn_due(&s->peer, wait, now))
+			continue;
+		if (s->peer.syns >= ECP_SYN_STAND_IN &&
+		    ecp_conn_src_stand_in(c, s, ECPROXY_SOURCE_SILENT, q))
+			continue;
+		ecp_conn_send_syn_src(c, s, q);
+	}
 	for (i = 0; ecp_conn_has_targets(c) && i < c->nout; i++)
 		if (!c->out[i].synack &&
 		    ecp_conn_syn_due(&c->out[i].peer, wait, now))
@@ -1074,6 +1124,37 @@ static void ecp_conn_tick_syns(struct ecp_conn *c, unsigned long now,
 static bool ecp_conn_syn_old(const struct ecp_conn_peer *p, unsigned long now)
 {
 	return time_before(p->syn_at, now);
+}
+
+/*
+ * The handshake timed out: if only sources are silent, and no more than
+ * the spares can stand in for, they do, and the handshake goes on (the
+ * client has as long again to ack S's SYN-ACK).  A source that answered
+ * no SYN in time (no other answered the first one, or their answers came
+ * to repeats, which time no round trip) is as good as one that refused.
+ * Returns true if it goes on.  Task lock held.
+ */
+static bool ecp_conn_tick_stand_in(struct ecp_conn *c, struct sk_buff_head *q)
+{
+	unsigned int i, silent = 0, lost = 0;
+
+	if (!c->nspare || (ecp_conn_has_client(c) &&
+			   ecp_conn_caller(c)->synack_sent))
+		return false;
+	for (i = 0; i < c->k; i++) {
+		silent += ecp_conn_src_unanswered(&c->src[i]);
+		lost += c->src[i].lost;
+	}
+	for (i = 0; ecp_conn_has_targets(c) && i < c->nout; i++)
+		if (!c->out[i].synack)
+			return false;
+	if (!silent || silent + lost > c->nspare)
+		return false;
+	for (i = 0; i < c->k; i++)
+		if (ecp_conn_src_unanswered(&c->src[i]))
+			ecp_conn_src_stand_in(c, &c->src[i],
+					      ECPROXY_SOURCE_SILENT, q);
+	return true;
 }
 
 /*
@@ -1119,7 +1200,7 @@ static bool ecp_conn_tick_handshake(struct ecp_conn *c, unsigned long now,
 			ecp_conn_send_synack_client(c, q);
 		} else {
 			for (i = 0; i < c->k; i++)
-				if (!c->src[i].synack &&
+				if (ecp_conn_src_unanswered(&c->src[i]) &&
 				    ecp_conn_syn_old(&c->src[i].peer, now))
 					ecp_conn_send_syn_src(c, &c->src[i], q);
 			for (i = 0; i < c->nout; i++)
@@ -1130,8 +1211,10 @@ static bool ecp_conn_tick_handshake(struct ecp_conn *c, unsigned long now,
 		o->last_progress = now;
 		return true;
 	}
+	if (ecp_conn_tick_stand_in(c, q))
+		return true;
 	for (i = 0; i < c->k && err_src < 0; i++)
-		if (!c->src[i].synack)
+		if (ecp_conn_src_unanswered(&c->src[i]))
 			err_src = i;
 	for (i = 0; ecp_conn_has_targets(c) && i < c->nout && err_tgt < 0;
 	     i++)

@@ -48,7 +48,7 @@ static void ecp_conn_rcv_client_syn(struct net *net, struct ecp_task *t,
 			return;
 		}
 		for (i = 0; ecp_conn_has_sources(c) && i < c->k; i++)
-			if (!c->src[i].synack)
+			if (ecp_conn_src_unanswered(&c->src[i]))
 				ecp_conn_send_syn_src(c, &c->src[i], q);
 		for (i = 0; ecp_conn_has_writer(c) && i < c->nout; i++)
 			if (!c->out[i].synack)
@@ -83,7 +83,9 @@ static void ecp_conn_rcv_client_established(struct ecp_conn *c,
 	cl->rto = ecp_rtt_rto(&cl->rtt);
 	ecp_cc_init(&cl->cc, cl->mss);
 	for (i = 0; i < c->k; i++)
-		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_ESTABLISHED);
+		if (!c->src[i].gone)
+			WRITE_ONCE(t->src[i].state,
+				   ECPROXY_SOURCE_ESTABLISHED);
 	for (i = 0; i < c->nrow; i++)
 		WRITE_ONCE(t->row[i].state, ECPROXY_ROW_SENDING);
 }

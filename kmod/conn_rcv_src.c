@@ -14,32 +14,6 @@
 
 /* ---- Segments from the sources ---------------------------------------- */
 
-/*
- * Source s reset its connection mid-stream.  With spares, it is one more
- * source missing from the rows, which ecp_conn_spare_fix() completes
- * wherever all sources but as many as there are spares have given: the
- * stream goes on while no more sources are lost than there are spares,
- * without s, whose watermark stays where it was.  Returns false, leaving
- * s alone, if the connection must fail instead.  Task lock held.
- */
-static bool ecp_conn_src_stand_in(struct ecp_conn *c, struct ecp_conn_src *s)
-{
-	unsigned int i, lost = 1;
-
-	if (!c->nspare || (c->state != ECPROXY_CONN_ESTABLISHED &&
-			   c->state != ECPROXY_CONN_CLOSING))
-		return false;
-	for (i = 0; i < c->k; i++)
-		lost += c->src[i].lost;
-	if (lost > c->nspare)
-		return false;
-	s->gone = true;
-	s->lost = true;
-	WRITE_ONCE(c->t->src[s->peer.idx].state, ECPROXY_SOURCE_RESET);
-	ecp_stats_inc(&c->t->stats, ECP_STAT_SOURCES_LOST);
-	return true;
-}
-
 /* A source's SYN-ACK.  Task lock held. */
 static void ecp_conn_rcv_src_synack(struct ecp_conn *c,
 				    struct ecp_conn_src *s,
@@ -50,6 +24,15 @@ static void ecp_conn_rcv_src_synack(struct ecp_conn *c,
 
 	if (p->h.ack != c->client.isn + 1) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
+		return;
+	}
+	/*
+	 * Too late: a spare stood in for it.  The RST frees its listener's
+	 * request, which would repeat this for a minute.
+	 */
+	if (s->gone && !s->synack) {
+		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
+		ecp_conn_send_rst_reply(p, q);
 		return;
 	}
 	if (s->synack) {
@@ -269,7 +252,14 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 	s->last_rx = c->last_rx;
 	ecp_conn_steer(c, skb);
 	if (p->h.flags & TCPHDR_RST) {
-		/* Refused in the handshake, or reset later. */
+		/*
+		 * Refused in the handshake, or reset later; with spares, one
+		 * more source missing (ecp_conn_src_stand_in()) while no more
+		 * are than there are spares.
+		 */
+		if (s->gone)
+			/* To a repeated SYN, or to what S sent before. */
+			goto out;
 		if (!s->synack) {
 			if (!(p->h.flags & TCPHDR_ACK) ||
 			    p->h.ack != c->client.isn + 1) {
@@ -277,6 +267,9 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 					       ECPROXY_DROP_OUT_OF_WINDOW);
 				goto out;
 			}
+			if (ecp_conn_src_stand_in(c, s, ECPROXY_SOURCE_RESET,
+						  &q))
+				goto out;
 			ecp_conn_abort(c, &q, ECPROXY_ERR_SOURCE_REFUSED,
 				       s->peer.idx, -1, false, s->peer.idx, -1);
 		} else {
@@ -312,7 +305,8 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 				ecp_conn_check_done(c, &q);
 				goto out;
 			}
-			if (ecp_conn_src_stand_in(c, s))
+			if (ecp_conn_src_stand_in(c, s, ECPROXY_SOURCE_RESET,
+						  &q))
 				goto out;
 			/*
 			 * As for the client (conn_rcv_client.c): the close is
@@ -333,6 +327,14 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 		ecp_conn_rcv_src_synack(c, s, p, &q);
 		goto out;
 	}
+	/*
+	 * Its socket reset, or a spare stood in for it: what still comes is
+	 * old, and S acks none.
+	 */
+	if (s->gone) {
+		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
+		goto out;
+	}
 	if (!s->synack &&
 	    ecp_conn_send_rst_stale(c, &s->peer, p, c->client.isn, &q)) {
 		ecp_conn_send_syn_src(c, s, &q);
@@ -340,11 +342,6 @@ void ecp_conn_rcv_src(struct net *net, struct ecp_conn_src *s,
 	}
 	if (!s->synack || c->state == ECPROXY_CONN_HANDSHAKE) {
 		ecp_stats_drop(&t->stats, ECPROXY_DROP_BAD_FLAGS);
-		goto out;
-	}
-	/* Its socket reset: what still comes is old, and S acks none. */
-	if (s->gone) {
-		ecp_stats_drop(&t->stats, ECPROXY_DROP_OUT_OF_WINDOW);
 		goto out;
 	}
 	if (!ecp_conn_rcv_src_seg(c, s, skb, p, quiet, &q))

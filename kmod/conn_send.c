@@ -251,12 +251,15 @@ void ecp_conn_send_synack_client(struct ecp_conn *c, struct sk_buff_head *q)
 	ecp_conn_hdr_out(c, cl, &h, cl->iss, TCPHDR_SYN | TCPHDR_ACK);
 	/* Windows in SYN segments are never scaled. */
 	h.win = 0xffff;
-	for (i = 0; i < c->k; i++)
-		h.win = min_t(u32, h.win, c->src[i].win);
 	h.mss = c->src_mss;
-	for (i = 0; i < c->k; i++)
+	/* A source a spare stood in for in the handshake offered nothing. */
+	for (i = 0; i < c->k; i++) {
+		if (c->src[i].gone)
+			continue;
+		h.win = min_t(u32, h.win, c->src[i].win);
 		h.mss = min_t(u16, h.mss, c->src[i].mss +
 			      ecp_ts_optlen(&c->src[i].ts));
+	}
 	h.wscale = c->client.wscale >= 0 ? cl->ws_out : -1;
 	h.sack_ok = cl->sack_ok;
 	/*
@@ -1378,5 +1381,6 @@ void ecp_conn_check_done(struct ecp_conn *c, struct sk_buff_head *q)
 		       ecp_conn_caller(c)->peer.port, c->bytes_out, c->start, -1,
 		       0, -1, -1);
 	for (i = 0; i < c->k; i++)
-		WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_CLOSED);
+		if (!c->src[i].lost)
+			WRITE_ONCE(t->src[i].state, ECPROXY_SOURCE_CLOSED);
 }

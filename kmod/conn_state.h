@@ -96,7 +96,7 @@ struct ecp_conn_src {
 	bool synack;			/* its SYN-ACK arrived */
 	bool fin;
 	bool gone;			/* reset: S sends it nothing more */
-	bool lost;			/* reset mid-stream, a spare in its place */
+	bool lost;			/* failed, a spare in its place */
 	u8 ws;				/* shift of the windows it sends */
 	u8 ws_out;			/* shift of the windows S sends it */
 	bool sack_ok;			/* it answered S's SACK-permitted */
@@ -465,6 +465,15 @@ static inline bool ecp_conn_src_closed(const struct ecp_conn *c,
 }
 
 /*
+ * Is the handshake still waiting for s: no SYN-ACK yet, and no spare
+ * stands in for it?
+ */
+static inline bool ecp_conn_src_unanswered(const struct ecp_conn_src *s)
+{
+	return !s->synack && !s->gone;
+}
+
+/*
  * Has S acked s's FIN?  s has nothing more to send then, and its socket,
  * in FIN-WAIT-2, may vanish after tcp_fin_timeout (60 s on Linux) while
  * the others still send.
@@ -667,6 +676,18 @@ void ecp_conn_set_state(struct ecp_conn *c, u8 state);
  */
 void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
 		       struct sk_buff_head *q);
+/*
+ * Source s reset its connection, refused S's SYN or did not answer it
+ * (@state says which: ECPROXY_SOURCE_RESET or _SILENT).  With spares, it is
+ * one more source missing from the rows, which ecp_conn_spare_fix()
+ * completes wherever all sources but as many as there are spares have
+ * given: the connection goes on while no more sources are lost than there
+ * are spares, without s, whose watermark stays where it was; if the
+ * handshake waited for s alone, it goes on.  Returns false, leaving s
+ * alone, if the connection must fail instead.  Task lock held.
+ */
+bool ecp_conn_src_stand_in(struct ecp_conn *c, struct ecp_conn_src *s,
+			   u8 state, struct sk_buff_head *q);
 /* Detach c from its task; the caller frees it after unlocking. */
 void ecp_conn_finish(struct ecp_conn *c);
 /* After teardown (dead set, task->conn cleared), unlocked, not in hardirq. */

@@ -10,9 +10,10 @@
 # every source's link.  What arrives must equal the lost fragment by
 # sha256; the counters must show that the spares stood in (spare_bytes)
 # where they should, and hardly anywhere when the spare is the slow one.
-# A source that resets mid-stream is stood in for by the spare, two with
-# one spare fail the run.  Spares without every check coefficient, or
-# those without a spare, are refused with a message.  Topology
+# A source that resets mid-stream, refuses S's SYN or answers none is
+# stood in for by the spare; two with one spare fail the run.  Spares
+# without every check coefficient, or those without a spare, are refused
+# with a message.  Topology
 # (../lib/topo.sh): B1..B6 serve the survivors, T1 and T2 are targets.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
@@ -127,22 +128,25 @@ ec_stop_servers
 # A source that resets mid-stream: one more source the spare stands in
 # for, while no more have reset than there are spares.  A node answers
 # whatever S sends it but SYNs with a RST (nft's reject): B2 once T1 holds
-# 100 kB (T1's link at 1 Mbit/s and a 64 KiB buffer hold the sources
-# back, so that it lands mid-stream also on the debug kernel); B2 and B3
-# from the start, so that both reset before either can finish, and with
-# one spare the run fails and T1 gets a RST, not a FIN.
+# 50 kB (T1's link at 400 kbit/s and a 64 KiB buffer hold the sources
+# back: B2 is far from done when the reset lands, a second or two later
+# on the debug kernel under TCG); B2 and B3 from the start, so that both
+# reset before either can finish, and with one spare the run fails and T1
+# gets a RST, not a FIN.  A source that refuses S's SYN, or answers none
+# of them, is stood in for from the start.
 #
-# rst_ready N PORT: node N's table, its rule resetting for the addresses
-# in its set, which is empty: registering a hook waits for RCU grace
-# periods, seconds on the debug kernel under TCG, and the reset would land
-# late.  rst_on N: S's address into the set, at once.
+# rst_ready N PORT RULE: node N's table, its RULE (an nft verdict with
+# its matches) for the addresses in its set, which is empty: registering
+# a hook waits for RCU grace periods, seconds on the debug kernel under
+# TCG, and the reset would land late.  rst_on N: S's address into the
+# set, at once.
 rst_ready() {
 	ip netns exec "$B$1" nft -f - <<-EOF
 		table inet rst {
 			set from { type ipv4_addr; }
 			chain in {
 				type filter hook input priority 0;
-				ip saddr @from tcp dport $2 tcp flags & syn != syn reject with tcp reset
+				ip saddr @from tcp dport $2 $3
 			}
 		}
 	EOF
@@ -150,11 +154,15 @@ rst_ready() {
 rst_on() {
 	ip netns exec "$B$1" nft add element inet rst from "{ $VIP }"
 }
-# rst_case DESC ID NODES WHEN: B2..B5 serve fragments 2, 3, 4 and 5 (the
-# spare) of RS(4,2), B1 fragment 0; fragment 1 goes to T1; NODES reset
-# WHEN (mid or start).
+rst_off() {
+	ip netns exec "$B$1" nft delete table inet rst
+}
+rst_mid="tcp flags & syn != syn reject with tcp reset"
+# rst_case DESC ID NODES WHEN [RULE]: B2..B5 serve fragments 2, 3, 4 and 5
+# (the spare) of RS(4,2), B1 fragment 0; fragment 1 goes to T1; NODES
+# apply RULE (by default: reset all but SYNs) from WHEN (mid or start).
 rst_case() {
-	local desc=$1 id=$2 nodes=$3 when=$4 dir=$tmp/$2 n
+	local desc=$1 id=$2 nodes=$3 when=$4 rule=${5:-$rst_mid} dir=$tmp/$2 n
 	rm -rf "$dir"
 	if ! ec_encode "$dir" isal-cauchy 4 2 $size ||
 	   ! ec_store "$dir" 4 2 1 $((8000 + id)) ||
@@ -165,32 +173,38 @@ rst_case() {
 		tap_fail "$desc" "setting up the sources, target or task failed"
 		return 1
 	fi
-	pp ip netns exec "$S" tc qdisc replace dev to-t1 root tbf rate 1mbit \
-		burst 16k latency 1s
-	for n in $nodes; do rst_ready "$n" $((8000 + id)); done
+	for n in $nodes; do rst_ready "$n" $((8000 + id)) "$rule"; done
 	if [ "$when" = start ]; then
 		for n in $nodes; do rst_on "$n"; done
-	fi
-	ecin $S task start id "$id" >&2
-	if [ "$when" = mid ]; then
-		wait_for 60 sh -c "[ \$(stat -c %s $dir/got.1 2>/dev/null || echo 0) -gt 100000 ]"
+		ecin $S task start id "$id" >&2
+	else
+		pp ip netns exec "$S" tc qdisc replace dev to-t1 root tbf \
+			rate 400kbit burst 16k latency 1s
+		ecin $S task start id "$id" >&2
+		wait_for 60 sh -c "[ \$(stat -c %s $dir/got.1 2>/dev/null || echo 0) -gt 50000 ]"
 		for n in $nodes; do rst_on "$n"; done
 	fi
 	wait_for 120 ec_conn_idle "$id"
-	for n in $nodes; do
-		ip netns exec "$B$n" nft delete table inet rst
-	done
-	ip netns exec "$S" tc qdisc del dev to-t1 root
-	wait_for 10 sh -c "[ -s $dir/tgt.1 ]"
+	for n in $nodes; do rst_off "$n"; done
+	[ "$when" = start ] || ip netns exec "$S" tc qdisc del dev to-t1 root
+}
+# rst_tgt ID: T1's end of case ID, once T1 has seen it.
+rst_tgt() {
+	wait_for 10 sh -c "[ -s $tmp/$1/tgt.1 ]"
+	cat "$tmp/$1/tgt.1"
+}
+# rst_stored DESC ID: T1's fragment of case ID exact.
+rst_stored() {
+	rst_tgt "$2" >/dev/null
+	if ec_stored "$tmp/$2" 1; then
+		tap_ok "$1: the spare stood in, T1's fragment exact"
+	else
+		tap_fail "$1: T1's fragment exact" "$(cat "$tmp/$2/tgt.1")"
+		ecin $S task show id "$2" -s >&2
+	fi
 }
 if rst_case "a source reset mid-stream" 7 2 mid; then
-	if ec_stored "$tmp/7" 1; then
-		tap_ok "a source reset mid-stream: the spare stood in, T1's fragment exact"
-	else
-		tap_fail "a source reset mid-stream: T1's fragment exact" \
-			"$(cat "$tmp/7/tgt.1")"
-		ecin $S task show id 7 -s >&2
-	fi
+	rst_stored "a source reset mid-stream" 7
 	tap_expect_jq "a source reset mid-stream: counted, no error" \
 		'(.[0].stats | .sources_lost == 1 and .spare_bytes > 0 and
 		  .last_error == "none" and .conns_failed == 0) and
@@ -204,7 +218,46 @@ if rst_case "two sources reset, one spare" 8 "2 3" start; then
 		 .last_error == "source-reset")' \
 		ecin $S -j task show id 8 -s
 	tap_check "two sources reset, one spare: T1 got a RST, not a FIN" \
-		[ "$(cut -d' ' -f1 "$tmp/8/tgt.1")" = reset ]
+		[ "$(rst_tgt 8 | cut -d' ' -f1)" = reset ]
+fi
+ec_stop_servers
+# B2 answers S's SYN with a RST: the spare gives all of B2's part.
+if rst_case "a source refuses the handshake" 10 2 start \
+	"reject with tcp reset"; then
+	rst_stored "a source refuses the handshake" 10
+	tap_expect_jq "a source refuses the handshake: counted, no error" \
+		".[0].stats | (.sources_lost == 1 and .spare_bytes == $frag and
+		 .last_error == \"none\" and .conns_failed == 0)" \
+		ecin $S -j task show id 10 -s
+fi
+ec_stop_servers
+if rst_case "two sources refuse, one spare" 11 "2 3" start \
+	"reject with tcp reset"; then
+	tap_expect_jq "two sources refuse, one spare: the run fails, naming one" \
+		'.[0].stats | (.sources_lost == 1 and .conns_failed == 1 and
+		 .last_error == "source-refused")' \
+		ecin $S -j task show id 11 -s
+fi
+ec_stop_servers
+# A reads while B2 drops whatever S sends it: after three SYNs (about a
+# second, ECP_SYN_STAND_IN) the spare stands in, long before the
+# handshake timeout of 30 s; B2's state reads silent while the
+# connection lingers.
+if EC_TASK="timeout handshake 30000 linger 30000" \
+	ec_prep 12 isal-cauchy 4 2 1 $size; then
+	rst_ready 2 8012 drop
+	rst_on 2
+	ec_fetch 12
+	ec_verify "a source silent in the handshake: A's copy" 12
+	tap_expect_jq "a source silent in the handshake: stood in for within ${el} ms" \
+		".[0] | (.stats | .sources_lost == 1 and .spare_bytes == $frag and
+		 .conns_failed == 0) and .sources[1].stats.state == \"silent\" and
+		 $el < 20000" \
+		ecin $S -j task show id 12 -s
+	rst_off 2
+else
+	tap_fail "a source silent in the handshake" \
+		"setting up the sources or the task failed"
 fi
 ec_stop_servers
 

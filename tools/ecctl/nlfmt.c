@@ -30,6 +30,7 @@ static const char *const source_states[] = {
 	[ECPROXY_SOURCE_FIN_RECEIVED] = "fin-received",
 	[ECPROXY_SOURCE_CLOSED] = "closed",
 	[ECPROXY_SOURCE_RESET] = "reset",
+	[ECPROXY_SOURCE_SILENT] = "silent",
 };
 
 static const char *const conn_errors[] = {

@@ -451,10 +451,12 @@
  *                 had given them, with spares standing in for it
  *                 (SOURCES' SPARE): the output did not wait for that
  *                 source.
- *    SOURCES_LOST: sources that reset their connection mid-stream while
- *                  the spares could stand in for them: the stream went on
- *                  without them (without spares, or past as many lost as
- *                  there are spares, a reset fails the connection).
+ *    SOURCES_LOST: sources that reset their connection, refused S's SYN
+ *                  or answered none of its SYNs (its state then reads
+ *                  SILENT) while the spares could stand in for them: the
+ *                  connection went on without them (without spares, or
+ *                  past as many lost as there are spares, such a source
+ *                  fails the connection).
  *    DROPS: NLA_NESTED, one NLA_U64 per reason, the attribute type being
  *           the reason (enum ecproxy_drop_reason): packets of a task
  *           that were invalid and dropped.
@@ -724,7 +726,8 @@ enum ecproxy_source_state {
 	ECPROXY_SOURCE_ESTABLISHED,
 	ECPROXY_SOURCE_FIN_RECEIVED,	/* sent its whole fragment */
 	ECPROXY_SOURCE_CLOSED,
-	ECPROXY_SOURCE_RESET,
+	ECPROXY_SOURCE_RESET,		/* reset, or refused S's SYN */
+	ECPROXY_SOURCE_SILENT,		/* answered no SYN; a spare stood in */
 };
 
 enum ecproxy_conn_error {
