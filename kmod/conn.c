@@ -730,17 +730,23 @@ void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
 	ecp_conn_answered_all(c, q);
 }
 
-bool ecp_conn_src_stand_in(struct ecp_conn *c, struct ecp_conn_src *s,
-			   u8 state, struct sk_buff_head *q)
+bool ecp_conn_spare_free(const struct ecp_conn *c)
 {
-	unsigned int i, lost = 1;
-	bool unanswered = ecp_conn_src_unanswered(s);
+	unsigned int i, lost = 0;
 
-	if (!c->nspare || s->gone || c->state == ECPROXY_CONN_LINGER)
+	if (c->state == ECPROXY_CONN_LINGER)
 		return false;
 	for (i = 0; i < c->k; i++)
 		lost += c->src[i].lost;
-	if (lost > c->nspare)
+	return lost < c->nspare;
+}
+
+bool ecp_conn_src_stand_in(struct ecp_conn *c, struct ecp_conn_src *s,
+			   u8 state, struct sk_buff_head *q)
+{
+	bool unanswered = ecp_conn_src_unanswered(s);
+
+	if (s->gone || !ecp_conn_spare_free(c))
 		return false;
 	s->gone = true;
 	s->lost = true;

@@ -213,7 +213,8 @@ u64 ecp_conn_out_len(const struct ecp_conn *c, const struct ecp_conn_out *o)
 	 * there are spares, which stand in for them.
 	 */
 	for (i = 0; i < c->k; i++) {
-		if (!c->src[i].fin)
+		/* One that closed short is one the spares stand in for. */
+		if (!c->src[i].fin || c->src[i].lost)
 			open++;
 		else
 			len = c->src[i].fin_off;
@@ -221,13 +222,27 @@ u64 ecp_conn_out_len(const struct ecp_conn *c, const struct ecp_conn_out *o)
 	return open > c->nspare ? U64_MAX : len;
 }
 
-int ecp_conn_src_mismatch(const struct ecp_conn *c)
+/* The furthest any source has sent. */
+static u64 ecp_conn_src_ref(const struct ecp_conn *c)
 {
-	u64 ref = 0, len = U64_MAX;
+	u64 ref = 0;
 	unsigned int i;
 
 	for (i = 0; i < c->k; i++)
 		ref = max(ref, c->src[i].ref);
+	return ref;
+}
+
+bool ecp_conn_src_short(const struct ecp_conn *c, const struct ecp_conn_src *s)
+{
+	return s->len == U64_MAX && s->fin && s->fin_off < ecp_conn_src_ref(c);
+}
+
+int ecp_conn_src_mismatch(const struct ecp_conn *c)
+{
+	u64 ref = ecp_conn_src_ref(c), len = U64_MAX;
+	unsigned int i;
+
 	for (i = 0; i < c->k; i++) {
 		const struct ecp_conn_src *s = &c->src[i];
 
@@ -237,7 +252,8 @@ int ecp_conn_src_mismatch(const struct ecp_conn *c)
 				return i;
 			continue;
 		}
-		if (!s->fin)
+		/* A spare stands in for one that closed short. */
+		if (!s->fin || s->lost)
 			continue;
 		if (len == U64_MAX)
 			len = s->fin_off;

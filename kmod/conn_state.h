@@ -633,6 +633,12 @@ u64 ecp_conn_src_base(const struct ecp_conn *c, const struct ecp_conn_src *s);
  * returns the index of the source at fault, or -1.
  */
 int ecp_conn_src_mismatch(const struct ecp_conn *c);
+/*
+ * Did s, without a layout, close before bytes another source sent?  Its
+ * fragment is short, not the others' long: what it sent is right as far
+ * as it goes.
+ */
+bool ecp_conn_src_short(const struct ecp_conn *c, const struct ecp_conn_src *s);
 
 /* ---- conn.c ------------------------------------------------------------ */
 
@@ -677,8 +683,9 @@ void ecp_conn_set_state(struct ecp_conn *c, u8 state);
 void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
 		       struct sk_buff_head *q);
 /*
- * Source s reset its connection, refused S's SYN or did not answer it
- * (@state says which: ECPROXY_SOURCE_RESET or _SILENT).  With spares, it is
+ * Source s reset its connection, refused S's SYN, did not answer it, or
+ * closed short (@state says which: ECPROXY_SOURCE_RESET, _SILENT or
+ * _SHORT).  With spares, it is
  * one more source missing from the rows, which ecp_conn_spare_fix()
  * completes wherever all sources but as many as there are spares have
  * given: the connection goes on while no more sources are lost than there
@@ -688,6 +695,8 @@ void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
  */
 bool ecp_conn_src_stand_in(struct ecp_conn *c, struct ecp_conn_src *s,
 			   u8 state, struct sk_buff_head *q);
+/* Could a spare stand in for one more source? */
+bool ecp_conn_spare_free(const struct ecp_conn *c);
 /* Detach c from its task; the caller frees it after unlocking. */
 void ecp_conn_finish(struct ecp_conn *c);
 /* After teardown (dead set, task->conn cleared), unlocked, not in hardirq. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <kunit/test.h>
 #include <linux/random.h>
+#include <linux/sched.h>
 
 #include "seq.h"
 
@@ -149,6 +150,11 @@ static void ecp_seq_win_offer_random_test(struct kunit *test)
 				KUNIT_ASSERT_LT(test, offered,
 						given + (1ULL << ws));
 			}
+			/*
+			 * 20000 random numbers take seconds on a debug kernel
+			 * under TCG; a starved vCPU made it an RCU stall.
+			 */
+			cond_resched();
 		}
 	}
 }

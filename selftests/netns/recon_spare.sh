@@ -133,7 +133,8 @@ ec_stop_servers
 # on the debug kernel under TCG); B2 and B3 from the start, so that both
 # reset before either can finish, and with one spare the run fails and T1
 # gets a RST, not a FIN.  A source that refuses S's SYN, or answers none
-# of them, is stood in for from the start.
+# of them, is stood in for from the start, and one whose file is short
+# from where it ends.
 #
 # rst_ready N PORT RULE: node N's table, its RULE (an nft verdict with
 # its matches) for the addresses in its set, which is empty: registering
@@ -160,7 +161,8 @@ rst_off() {
 rst_mid="tcp flags & syn != syn reject with tcp reset"
 # rst_case DESC ID NODES WHEN [RULE]: B2..B5 serve fragments 2, 3, 4 and 5
 # (the spare) of RS(4,2), B1 fragment 0; fragment 1 goes to T1; NODES
-# apply RULE (by default: reset all but SYNs) from WHEN (mid or start).
+# apply RULE (by default: reset all but SYNs) from WHEN (mid or start),
+# or (WHEN short) serve 3/8 of their fragment and close.
 rst_case() {
 	local desc=$1 id=$2 nodes=$3 when=$4 rule=${5:-$rst_mid} dir=$tmp/$2 n
 	rm -rf "$dir"
@@ -172,6 +174,12 @@ rst_case() {
 		buffer 64k >&2; then
 		tap_fail "$desc" "setting up the sources, target or task failed"
 		return 1
+	fi
+	if [ "$when" = short ]; then
+		for n in $nodes; do truncate -s $((frag * 3 / 8)) "$dir/frag.$n"; done
+		ecin $S task start id "$id" >&2
+		wait_for 120 ec_conn_idle "$id"
+		return
 	fi
 	for n in $nodes; do rst_ready "$n" $((8000 + id)) "$rule"; done
 	if [ "$when" = start ]; then
@@ -203,40 +211,52 @@ rst_stored() {
 		ecin $S task show id "$2" -s >&2
 	fi
 }
-if rst_case "a source reset mid-stream" 7 2 mid; then
-	rst_stored "a source reset mid-stream" 7
-	tap_expect_jq "a source reset mid-stream: counted, no error" \
-		'(.[0].stats | .sources_lost == 1 and .spare_bytes > 0 and
-		  .last_error == "none" and .conns_failed == 0) and
-		 .[0].sources[1].stats.bytes_in < 524288' \
-		ecin $S -j task show id 7 -s
-fi
+# rst_one DESC ID JQ WHEN [RULE]: B2 fails WHEN (rst_case); the spare
+# stands in: T1's fragment exact, one source counted lost, no error, and
+# JQ true over the task's JSON.
+rst_one() {
+	local desc=$1 id=$2 jq=$3
+	shift 3
+	rst_case "$desc" "$id" 2 "$@" || return
+	rst_stored "$desc" "$id"
+	tap_expect_jq "$desc: counted, no error" \
+		"(.[0].stats | .sources_lost == 1 and .last_error == \"none\" and
+		  .conns_failed == 0) and $jq" \
+		ecin $S -j task show id "$id" -s
+}
+# rst_two DESC ID ERR WHEN [RULE]: B2 and B3 fail WHEN with one spare: the
+# run fails with ERR, one source counted lost.
+rst_two() {
+	local desc=$1 id=$2 err=$3
+	shift 3
+	rst_case "$desc" "$id" "2 3" "$@" || return
+	tap_expect_jq "$desc: the run fails, naming one" \
+		".[0].stats | (.sources_lost == 1 and .conns_failed == 1 and
+		 .last_error == \"$err\")" \
+		ecin $S -j task show id "$id" -s
+}
+rst_one "a source reset mid-stream" 7 \
+	'.[0].stats.spare_bytes > 0 and .[0].sources[1].stats.bytes_in < 524288' mid
 ec_stop_servers
-if rst_case "two sources reset, one spare" 8 "2 3" start; then
-	tap_expect_jq "two sources reset, one spare: the run fails, naming one" \
-		'.[0].stats | (.sources_lost == 1 and .conns_failed == 1 and
-		 .last_error == "source-reset")' \
-		ecin $S -j task show id 8 -s
+if rst_two "two sources reset, one spare" 8 source-reset start; then
 	tap_check "two sources reset, one spare: T1 got a RST, not a FIN" \
 		[ "$(rst_tgt 8 | cut -d' ' -f1)" = reset ]
 fi
 ec_stop_servers
 # B2 answers S's SYN with a RST: the spare gives all of B2's part.
-if rst_case "a source refuses the handshake" 10 2 start \
-	"reject with tcp reset"; then
-	rst_stored "a source refuses the handshake" 10
-	tap_expect_jq "a source refuses the handshake: counted, no error" \
-		".[0].stats | (.sources_lost == 1 and .spare_bytes == $frag and
-		 .last_error == \"none\" and .conns_failed == 0)" \
-		ecin $S -j task show id 10 -s
-fi
+rst_one "a source refuses the handshake" 10 ".[0].stats.spare_bytes == $frag" \
+	start "reject with tcp reset"
 ec_stop_servers
-if rst_case "two sources refuse, one spare" 11 "2 3" start \
-	"reject with tcp reset"; then
-	tap_expect_jq "two sources refuse, one spare: the run fails, naming one" \
-		'.[0].stats | (.sources_lost == 1 and .conns_failed == 1 and
-		 .last_error == "source-refused")' \
-		ecin $S -j task show id 11 -s
+rst_two "two sources refuse, one spare" 11 source-refused start \
+	"reject with tcp reset"
+ec_stop_servers
+# B2's file is short: it closes at 3/8 of its fragment, the others send
+# on, and the spare gives the rest of B2's part; B2 gets a RST.
+rst_one "a source closes short" 13 '.[0].stats.spare_bytes > 0' short
+ec_stop_servers
+if rst_two "two sources close short, one spare" 14 length-mismatch short; then
+	tap_check "two sources close short, one spare: T1 got a RST, not a FIN" \
+		[ "$(rst_tgt 14 | cut -d' ' -f1)" = reset ]
 fi
 ec_stop_servers
 # A reads while B2 drops whatever S sends it: after three SYNs (about a

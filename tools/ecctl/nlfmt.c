@@ -31,6 +31,7 @@ static const char *const source_states[] = {
 	[ECPROXY_SOURCE_CLOSED] = "closed",
 	[ECPROXY_SOURCE_RESET] = "reset",
 	[ECPROXY_SOURCE_SILENT] = "silent",
+	[ECPROXY_SOURCE_SHORT] = "short",
 };
 
 static const char *const conn_errors[] = {

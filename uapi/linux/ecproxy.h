@@ -151,7 +151,8 @@
  *           source that closes there counts as zeros beyond it, one that
  *           closes anywhere else fails the connection
  *           (ECPROXY_ERR_LENGTH_MISMATCH).  Without it every source must
- *           close at the same length.
+ *           close at the same length, but one that closes short is one
+ *           the spares stand in for (SOURCE_SPARE).
  *    RATE: NLA_U64, bytes/s, optional, default 0 (no cap).  Caps what the
  *          task sends, over all its outputs together (a token bucket of
  *          a 50 ms burst, at least 64 KiB); the sources follow through
@@ -451,9 +452,10 @@
  *                 had given them, with spares standing in for it
  *                 (SOURCES' SPARE): the output did not wait for that
  *                 source.
- *    SOURCES_LOST: sources that reset their connection, refused S's SYN
- *                  or answered none of its SYNs (its state then reads
- *                  SILENT) while the spares could stand in for them: the
+ *    SOURCES_LOST: sources that reset their connection, refused S's SYN,
+ *                  answered none of its SYNs (its state then reads
+ *                  SILENT) or closed before bytes another source sent
+ *                  (SHORT) while the spares could stand in for them: the
  *                  connection went on without them (without spares, or
  *                  past as many lost as there are spares, such a source
  *                  fails the connection).
@@ -728,6 +730,9 @@ enum ecproxy_source_state {
 	ECPROXY_SOURCE_CLOSED,
 	ECPROXY_SOURCE_RESET,		/* reset, or refused S's SYN */
 	ECPROXY_SOURCE_SILENT,		/* answered no SYN; a spare stood in */
+	ECPROXY_SOURCE_SHORT,		/* closed before the others' length;
+					 * a spare stood in
+					 */
 };
 
 enum ecproxy_conn_error {
