@@ -730,15 +730,15 @@ void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
 	ecp_conn_answered_all(c, q);
 }
 
-bool ecp_conn_spare_free(const struct ecp_conn *c)
+unsigned int ecp_conn_spares_free(const struct ecp_conn *c)
 {
 	unsigned int i, lost = 0;
 
 	if (c->state == ECPROXY_CONN_LINGER)
-		return false;
+		return 0;
 	for (i = 0; i < c->k; i++)
 		lost += c->src[i].lost;
-	return lost < c->nspare;
+	return c->nspare - lost;
 }
 
 bool ecp_conn_src_stand_in(struct ecp_conn *c, struct ecp_conn_src *s,
@@ -746,7 +746,7 @@ bool ecp_conn_src_stand_in(struct ecp_conn *c, struct ecp_conn_src *s,
 {
 	bool unanswered = ecp_conn_src_unanswered(s);
 
-	if (s->gone || !ecp_conn_spare_free(c))
+	if (s->gone || !ecp_conn_spares_free(c))
 		return false;
 	s->gone = true;
 	s->lost = true;
@@ -1142,19 +1142,18 @@ static bool ecp_conn_syn_old(const struct ecp_conn_peer *p, unsigned long now)
  */
 static bool ecp_conn_tick_stand_in(struct ecp_conn *c, struct sk_buff_head *q)
 {
-	unsigned int i, silent = 0, lost = 0;
+	unsigned int i, silent = 0;
 
 	if (!c->nspare || (ecp_conn_has_client(c) &&
 			   ecp_conn_caller(c)->synack_sent))
 		return false;
-	for (i = 0; i < c->k; i++) {
+	for (i = 0; i < c->k; i++)
 		silent += ecp_conn_src_unanswered(&c->src[i]);
-		lost += c->src[i].lost;
-	}
 	for (i = 0; ecp_conn_has_targets(c) && i < c->nout; i++)
 		if (!c->out[i].synack)
 			return false;
-	if (!silent || silent + lost > c->nspare)
+	/* All of them or none: one left waiting fails the handshake. */
+	if (!silent || silent > ecp_conn_spares_free(c))
 		return false;
 	for (i = 0; i < c->k; i++)
 		if (ecp_conn_src_unanswered(&c->src[i]))

@@ -1287,13 +1287,13 @@ bool ecp_conn_push(struct ecp_conn *c, struct sk_buff_head *q)
 	/*
 	 * A source that closed before bytes the others sent (its process
 	 * ended, or its file is short) sent what it had: with spares, one
-	 * more missing source, its socket reset.  Each pass stands in for
-	 * one, at most nspare.
+	 * more missing source, its socket reset if still open.  Each pass
+	 * stands in for one, at most nspare.
 	 */
 	while ((bad = ecp_conn_src_mismatch(c)) >= 0) {
 		struct ecp_conn_src *s = &c->src[bad];
 
-		if (!ecp_conn_src_short(c, s) || !ecp_conn_spare_free(c)) {
+		if (!ecp_conn_src_short(c, s) || !ecp_conn_spares_free(c)) {
 			ecp_conn_abort(c, q, ECPROXY_ERR_LENGTH_MISMATCH, bad,
 				       -1, false, -1, -1);
 			return false;

@@ -685,18 +685,18 @@ void ecp_conn_answered(struct ecp_conn *c, struct ecp_conn_peer *p,
 /*
  * Source s reset its connection, refused S's SYN, did not answer it, or
  * closed short (@state says which: ECPROXY_SOURCE_RESET, _SILENT or
- * _SHORT).  With spares, it is
- * one more source missing from the rows, which ecp_conn_spare_fix()
- * completes wherever all sources but as many as there are spares have
- * given: the connection goes on while no more sources are lost than there
- * are spares, without s, whose watermark stays where it was; if the
- * handshake waited for s alone, it goes on.  Returns false, leaving s
- * alone, if the connection must fail instead.  Task lock held.
+ * _SHORT).  With spares, it is one more source missing from the rows,
+ * which ecp_conn_spare_fix() completes wherever all sources but as many
+ * as there are spares have given: the connection goes on while no more
+ * sources are lost than there are spares, without s, whose watermark
+ * stays where it was; if the handshake waited for s alone, it goes on.
+ * Returns false, leaving s alone, if the connection must fail instead.
+ * Task lock held.
  */
 bool ecp_conn_src_stand_in(struct ecp_conn *c, struct ecp_conn_src *s,
 			   u8 state, struct sk_buff_head *q);
-/* Could a spare stand in for one more source? */
-bool ecp_conn_spare_free(const struct ecp_conn *c);
+/* For how many more sources could the spares stand in? */
+unsigned int ecp_conn_spares_free(const struct ecp_conn *c);
 /* Detach c from its task; the caller frees it after unlocking. */
 void ecp_conn_finish(struct ecp_conn *c);
 /* After teardown (dead set, task->conn cleared), unlocked, not in hardirq. */

@@ -10,11 +10,11 @@
 # every source's link.  What arrives must equal the lost fragment by
 # sha256; the counters must show that the spares stood in (spare_bytes)
 # where they should, and hardly anywhere when the spare is the slow one.
-# A source that resets mid-stream, refuses S's SYN or answers none is
-# stood in for by the spare; two with one spare fail the run.  Spares
-# without every check coefficient, or those without a spare, are refused
-# with a message.  Topology
-# (../lib/topo.sh): B1..B6 serve the survivors, T1 and T2 are targets.
+# A source that resets mid-stream, refuses S's SYN, answers none or
+# closes short is stood in for by the spare; two with one spare fail the
+# run.  Spares without every check coefficient, or those without a spare,
+# are refused with a message.  Topology (../lib/topo.sh): B1..B6 serve
+# the survivors, T1 and T2 are targets.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/ec.sh"
@@ -251,7 +251,7 @@ rst_two "two sources refuse, one spare" 11 source-refused start \
 	"reject with tcp reset"
 ec_stop_servers
 # B2's file is short: it closes at 3/8 of its fragment, the others send
-# on, and the spare gives the rest of B2's part; B2 gets a RST.
+# on, and the spare gives the rest of B2's part.
 rst_one "a source closes short" 13 '.[0].stats.spare_bytes > 0' short
 ec_stop_servers
 if rst_two "two sources close short, one spare" 14 length-mismatch short; then
