@@ -259,26 +259,38 @@ if rst_two "two sources close short, one spare" 14 length-mismatch short; then
 		[ "$(rst_tgt 14 | cut -d' ' -f1)" = reset ]
 fi
 ec_stop_servers
-# A reads while B2 drops whatever S sends it: after three SYNs (about a
-# second, ECP_SYN_STAND_IN) the spare stands in, long before the
-# handshake timeout of 30 s; B2's state reads silent while the
-# connection lingers.
-if EC_TASK="timeout handshake 30000 linger 30000" \
-	ec_prep 12 isal-cauchy 4 2 1 $size; then
-	rst_ready 2 8012 drop
+# silent_case DESC ID HANDSHAKE JQ: A reads task ID (timeout handshake
+# HANDSHAKE ms) while B2 drops whatever S sends it; the spare stands in:
+# A's copy exact, one source counted lost, no error, B2's state silent
+# while the connection lingers, and JQ true over the task's JSON (@el in
+# it: the read's time in ms).
+silent_case() {
+	local desc=$1 id=$2
+	if ! EC_TASK="timeout handshake $3 linger 30000" \
+		ec_prep "$id" isal-cauchy 4 2 1 $size; then
+		tap_fail "$desc" "setting up the sources or the task failed"
+		return
+	fi
+	rst_ready 2 $((8000 + id)) drop
 	rst_on 2
-	ec_fetch 12
-	ec_verify "a source silent in the handshake: A's copy" 12
-	tap_expect_jq "a source silent in the handshake: stood in for within ${el} ms" \
+	ec_fetch "$id"
+	ec_verify "$desc: A's copy" "$id"
+	tap_expect_jq "$desc: stood in for, read in ${el} ms" \
 		".[0] | (.stats | .sources_lost == 1 and .spare_bytes == $frag and
 		 .conns_failed == 0) and .sources[1].stats.state == \"silent\" and
-		 $el < 20000" \
-		ecin $S -j task show id 12 -s
+		 ${4//@el/$el}" \
+		ecin $S -j task show id "$id" -s
 	rst_off 2
-else
-	tap_fail "a source silent in the handshake" \
-		"setting up the sources or the task failed"
-fi
+}
+# After three SYNs (about a second, ECP_SYN_STAND_IN), long before the
+# handshake timeout of 30 s.
+silent_case "a source silent in the handshake" 12 30000 '@el < 20000'
+ec_stop_servers
+# At a handshake timeout of 500 ms, before B2's third SYN (the second
+# repeat goes ECP_SYN_GAP, 550 ms, after the first): at most one SYN
+# repeated, and the client still acks S's SYN-ACK in time.
+silent_case "a source silent at the handshake timeout" 15 500 \
+	'.stats.syns_resent <= 1'
 ec_stop_servers
 
 # What the kernel refuses, with its reason (ecctl's own refusals:
