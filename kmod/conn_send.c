@@ -316,9 +316,6 @@ u16 ecp_conn_writer_win(struct ecp_conn *c)
 	struct ecp_conn_client *wr = &c->client;
 	u64 edge = ecp_conn_writer_edge(c);
 
-	/* The slowest target holds the writer back: EBSN at work. */
-	if (edge < wr->rcv_nxt + c->w.mss && !wr->fin_seen)
-		ecp_stats_inc(&c->t->stats, ECP_STAT_WINDOW_CLAMPS);
 	/* Not rounded up: the rings have room up to the edge, no further. */
 	return ecp_seq_win_offer(wr->rcv_nxt, edge, &wr->edge, c->w.ws_out,
 				 false);
@@ -359,6 +356,13 @@ static void ecp_conn_hdr_writer(struct ecp_conn *c, struct ecp_tcp_hdr *h,
 				c->client.isn + 1);
 	h->flags = ecp_conn_ecn_echo(w->ece, flags);
 	h->win = ecp_conn_writer_win(c);
+	/*
+	 * Less than a segment: the slowest target holds the writer back
+	 * (EBSN at work).  Counted here, where a window is sent.
+	 */
+	if (((u64)h->win << c->w.ws_out) < c->w.mss && !c->client.fin_seen &&
+	    !(flags & TCPHDR_SYN))
+		ecp_stats_inc(&c->t->stats, ECP_STAT_WINDOW_CLAMPS);
 	h->wscale = -1;
 	ecp_conn_ts_hdr(&w->ts, h);
 }
