@@ -752,6 +752,8 @@ bool ecp_conn_src_stand_in(struct ecp_conn *c, struct ecp_conn_src *s,
 	s->lost = true;
 	WRITE_ONCE(c->t->src[s->peer.idx].state, state);
 	ecp_stats_inc(&c->t->stats, ECP_STAT_SOURCES_LOST);
+	/* Which node: the state goes back to idle with the connection. */
+	atomic64_inc(&c->t->src[s->peer.idx].stats.lost);
 	/* It was the last one the handshake waited for. */
 	if (unanswered)
 		ecp_conn_answered_all(c, q);

@@ -62,6 +62,7 @@ struct ecp_source_stats {
 	atomic64_t bytes_in;
 	atomic64_t segs_in;
 	atomic64_t dup_bytes;
+	atomic64_t lost;	/* connections a spare stood in for it */
 };
 
 static inline void ecp_stats_add(struct ecp_stats *s, enum ecp_stat i, u64 n)

@@ -348,6 +348,7 @@ static void ecp_task_reset_stats(struct ecp_task *t)
 		atomic64_set(&t->src[i].stats.bytes_in, 0);
 		atomic64_set(&t->src[i].stats.segs_in, 0);
 		atomic64_set(&t->src[i].stats.dup_bytes, 0);
+		atomic64_set(&t->src[i].stats.lost, 0);
 	}
 	for (i = 0; i < t->nrow; i++)
 		atomic64_set(&t->row[i].bytes_out, 0);

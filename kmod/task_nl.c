@@ -205,7 +205,11 @@ static int ecp_put_source(struct sk_buff *skb, const struct ecp_task *t,
 			      ECPROXY_A_SOURCE_PAD) ||
 	    nla_put_u64_64bit(skb, ECPROXY_A_SOURCE_DUP_BYTES,
 			      atomic64_read(&s->stats.dup_bytes),
-			      ECPROXY_A_SOURCE_PAD)) {
+			      ECPROXY_A_SOURCE_PAD) ||
+	    (t->nspare &&
+	     nla_put_u64_64bit(skb, ECPROXY_A_SOURCE_LOST,
+			       atomic64_read(&s->stats.lost),
+			       ECPROXY_A_SOURCE_PAD))) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

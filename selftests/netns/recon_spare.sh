@@ -11,8 +11,10 @@
 # sha256; the counters must show that the spares stood in (spare_bytes)
 # where they should, and hardly anywhere when the spare is the slow one.
 # A source that resets mid-stream, refuses S's SYN, answers none or
-# closes short is stood in for by the spare; two with one spare fail the
-# run.  Spares without every check coefficient, or those without a spare,
+# closes short is stood in for by the spare, and counted against that
+# source (its `lost`); two with one spare fail the run.  One that closed
+# short with its socket still open, or whose SYN-ACK comes after the
+# spare stood in, gets a RST.  Spares without every check coefficient, or those without a spare,
 # are refused with a message.  Topology (../lib/topo.sh): B1..B6 serve
 # the survivors, T1 and T2 are targets.
 set -u
@@ -219,9 +221,10 @@ rst_one() {
 	shift 3
 	rst_case "$desc" "$id" 2 "$@" || return
 	rst_stored "$desc" "$id"
-	tap_expect_jq "$desc: counted, no error" \
+	tap_expect_jq "$desc: counted, against B2, no error" \
 		"(.[0].stats | .sources_lost == 1 and .last_error == \"none\" and
-		  .conns_failed == 0) and $jq" \
+		  .conns_failed == 0) and .[0].sources[1].stats.lost == 1 and
+		 $jq" \
 		ecin $S -j task show id "$id" -s
 }
 # rst_two DESC ID ERR WHEN [RULE]: B2 and B3 fail WHEN with one spare: the
@@ -231,8 +234,9 @@ rst_two() {
 	shift 3
 	rst_case "$desc" "$id" "2 3" "$@" || return
 	tap_expect_jq "$desc: the run fails, naming one" \
-		".[0].stats | (.sources_lost == 1 and .conns_failed == 1 and
-		 .last_error == \"$err\")" \
+		"(.[0].stats | .sources_lost == 1 and .conns_failed == 1 and
+		  .last_error == \"$err\") and
+		 ([.[0].sources[].stats.lost] | add) == 1" \
 		ecin $S -j task show id "$id" -s
 }
 rst_one "a source reset mid-stream" 7 \
@@ -278,7 +282,7 @@ silent_case() {
 	tap_expect_jq "$desc: stood in for, read in ${el} ms" \
 		".[0] | (.stats | .sources_lost == 1 and .spare_bytes == $frag and
 		 .conns_failed == 0) and .sources[1].stats.state == \"silent\" and
-		 ${4//@el/$el}" \
+		 .sources[1].stats.lost == 1 and ${4//@el/$el}" \
 		ecin $S -j task show id "$id" -s
 	rst_off 2
 }
@@ -291,6 +295,81 @@ ec_stop_servers
 # repeated, and the client still acks S's SYN-ACK in time.
 silent_case "a source silent at the handshake timeout" 15 500 \
 	'.stats.syns_resent <= 1'
+ec_stop_servers
+
+# B2's SYN-ACKs are lost (dropped on S's ingress, before ecproxy's hook:
+# one that B2 could not send would end its request) until the spare stood
+# in for it and A's read is done; then they come through.  S answers the late
+# SYN-ACK with a RST while the connection lingers, and B2's request ends
+# at once (TcpAttemptFails) instead of staying in SYN-RECV for a minute of
+# SYN-ACK repeats (1, 3, 7, 15 and 31 s after S's first SYN).
+late_syns() {
+	ip netns exec "${B}2" ss -Htn state syn-recv dst $VIP | grep -c .
+}
+late_case() {
+	local desc="a source's SYN-ACKs late" id=16 port=8016 fails
+	if ! EC_TASK="timeout linger 60000" ec_prep "$id" isal-cauchy 4 2 1 $size ||
+	   ! ip netns exec "$S" nft -f - <<-EOF
+		table netdev late {
+			chain in {
+				type filter hook ingress device to-b2 priority 0;
+				ip daddr $VIP tcp sport $port drop
+			}
+		}
+	EOF
+	then
+		tap_fail "$desc" "setting up the sources, the task or S's filter failed"
+		return
+	fi
+	ec_fetch "$id"
+	ec_verify "$desc: A's copy" "$id"
+	tap_expect_jq "$desc: stood in for" \
+		".[0] | .stats.sources_lost == 1 and .stats.conns_failed == 0 and
+		 .sources[1].stats.state == \"silent\" and .sources[1].stats.lost == 1" \
+		ecin $S -j task show id "$id" -s
+	fails=$(topo_nstat "${B}2" TcpAttemptFails)
+	tap_check "$desc: B2 holds S's SYN in SYN-RECV" [ "$(late_syns)" -ge 1 ]
+	ip netns exec "$S" nft delete table netdev late
+	wait_for 40 late_reset "$fails"
+	tap_check "$desc: B2's request reset at its next SYN-ACK" \
+		late_reset "$fails"
+	tap_expect_jq "$desc: by S, while it lingers" \
+		'.[0].stats | .conn_state == "linger" and .drops.out_of_window >= 1' \
+		ecin $S -j task show id "$id" -s
+}
+late_reset() {
+	[ "$(late_syns)" = 0 ] &&
+		[ "$(topo_nstat "${B}2" TcpAttemptFails)" -gt "$1" ]
+}
+late_case
+ec_stop_servers
+
+# B2's file is short, and A (ecp-cli) keeps its sending side open, so
+# B2's socket is open when the spare stands in: S resets it then, while
+# the connection lingers (B2 serves with -W and logs how its connection
+# ended), where without the RST B2 would wait for an end.
+short_read() {
+	local desc="a source closes short in a read" id=17 log=$tmp/srv17
+	if ! EC_SERVER=prog EC_SRV_ARGS=-W EC_SRVLOG=$log EC_TASK="timeout linger 60000" \
+		ec_prep "$id" isal-cauchy 4 2 1 $size; then
+		tap_fail "$desc" "setting up the sources or the task failed"
+		return
+	fi
+	truncate -s $((frag * 3 / 8)) "$tmp/$id/frag.2"
+	EC_CLIENT=prog ec_fetch "$id"
+	ec_verify "$desc: A's copy" "$id"
+	tap_expect_jq "$desc: stood in for, counted against B2" \
+		".[0] | (.stats | .sources_lost == 1 and .spare_bytes > 0 and
+		 .conns_failed == 0) and .sources[1].stats.state == \"short\" and
+		 .sources[1].stats.lost == 1" \
+		ecin $S -j task show id "$id" -s
+	wait_for 10 grep -q " end " "$log.2.8017"
+	tap_check "$desc: B2 reset while S lingers" \
+		grep -q "^served $((frag * 3 / 8)) end reset$" "$log.2.8017"
+	tap_expect_jq "$desc: still lingering" \
+		'.[0].stats.conn_state == "linger"' ecin $S -j task show id "$id" -s
+}
+short_read
 ec_stop_servers
 
 # What the kernel refuses, with its reason (ecctl's own refusals:

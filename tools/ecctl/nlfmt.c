@@ -221,6 +221,8 @@ static json_object *source_json(const struct nlattr *nest)
 		json_object_object_add(st, "segs_in", u64_json(tb[ECPROXY_A_SOURCE_SEGS_IN]));
 	if (tb[ECPROXY_A_SOURCE_DUP_BYTES])
 		json_object_object_add(st, "dup_bytes", u64_json(tb[ECPROXY_A_SOURCE_DUP_BYTES]));
+	if (tb[ECPROXY_A_SOURCE_LOST])
+		json_object_object_add(st, "lost", u64_json(tb[ECPROXY_A_SOURCE_LOST]));
 	json_object_object_add(o, "stats", st);
 	return o;
 }
@@ -494,10 +496,14 @@ void ecctl_fmt_task_text(json_object *t, int stats)
 			if (json_object_object_get_ex(s, "spare", &v))
 				printf(" spare");
 			printf("\n");
-			if (stats && json_object_object_get_ex(s, "stats", &st))
+			if (stats && json_object_object_get_ex(s, "stats", &st)) {
 				printf("        state %s bytes-in %" PRId64 " segments-in %" PRId64
-				       " dup-bytes %" PRId64 "\n", str(st, "state"),
+				       " dup-bytes %" PRId64, str(st, "state"),
 				       num(st, "bytes_in"), num(st, "segs_in"), num(st, "dup_bytes"));
+				if (json_object_object_get_ex(st, "lost", &v))
+					printf(" lost %" PRId64, json_object_get_int64(v));
+				printf("\n");
+			}
 		}
 	}
 	/* A pull task's one row is its sources' coefficients, shown above. */

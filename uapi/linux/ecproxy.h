@@ -247,6 +247,9 @@
  *    SEGS_IN: NLA_U64, segments with payload received from this source.
  *    DUP_BYTES: NLA_U64, bytes this source sent again that had already
  *               been applied, and were skipped.
+ *    LOST: NLA_U64, with spares only: connections in which a spare stood
+ *          in for this source (the task's SOURCES_LOST, per source; its
+ *          STATE goes back to IDLE with the connection).
  *
  * and in each ROWS entry, besides COEFS, FRAG, ADDR and PORT:
  *
@@ -568,6 +571,7 @@ enum ecproxy_source_attr {
 	ECPROXY_A_SOURCE_LENGTH,
 	ECPROXY_A_SOURCE_SPARE,
 	ECPROXY_A_SOURCE_CHECK,
+	ECPROXY_A_SOURCE_LOST,
 	__ECPROXY_A_SOURCE_MAX
 };
 #define ECPROXY_A_SOURCE_MAX (__ECPROXY_A_SOURCE_MAX - 1)

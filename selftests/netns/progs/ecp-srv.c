@@ -6,7 +6,7 @@
  * and close.
  *
  *   ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] [-K] [-T] [-P N]
- *           PORT FILE
+ *           [-W] PORT FILE
  *
  * -L appends "served BYTES" (or "failed BYTES") to LOG for every
  * connection, so that a test can count how often a survivor was read;
@@ -17,7 +17,10 @@
  * (set_fast_keepalive()).  -P sends the file's first N * 1000 bytes in
  * writes of 1000, each followed by 300 ms of silence, longer than Linux's
  * least RTO, then the rest: a sender that comes back from a silence with
- * one small segment.  A connection whose request is short (EOF
+ * one small segment.  -W, after the file, shuts down only the sending side
+ * and reads until the peer ends the connection, then logs "end eof", "end
+ * reset" or "end timeout" (60 s): whether S reset a source it no longer
+ * needs while its socket was open.  A connection whose request is short (EOF
  * or reset first) gets nothing and is closed, which the test sees as a
  * failed reconstruction.  Runs until killed.
  */
@@ -32,6 +35,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -87,12 +91,42 @@ static void sent_info(int s, char *info, size_t size)
 		snprintf(info, size, "tcp info: %s", strerror(errno));
 }
 
+/*
+ * -W: what ended the connection after the file was sent, once the peer
+ * closed (eof), reset it, or said nothing for END_WAIT_S.
+ */
+#define END_WAIT_S	60
+
+static const char *wait_end(int s)
+{
+	struct timeval tv = { .tv_sec = END_WAIT_S };
+	char buf[512];
+
+	if (shutdown(s, SHUT_WR) ||
+	    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
+		return strerror(errno);
+	for (;;) {
+		ssize_t n = read(s, buf, sizeof(buf));
+
+		if (n > 0 || (n < 0 && errno == EINTR))
+			continue;
+		if (!n)
+			return "eof";
+		if (errno == ECONNRESET)
+			return "reset";
+		if (errno == EAGAIN || errno == EWOULDBLOCK)
+			return "timeout";
+		return strerror(errno);
+	}
+}
+
 /* -P: the size of each of the first writes, and the silence after it. */
 #define PAUSE_WRITE	1000
 #define PAUSE_US	300000
 
 static int serve(int s, const char *file, size_t reqlen, const char *reqfile,
-		 size_t pauses, size_t *sent, char *info, size_t infolen)
+		 size_t pauses, size_t *sent, char *info, size_t infolen,
+		 const char **end)
 {
 	static char buf[1 << 16];
 	int fd;
@@ -128,20 +162,24 @@ static int serve(int s, const char *file, size_t reqlen, const char *reqfile,
 	close(fd);
 	if (info)
 		sent_info(s, info, infolen);
+	if (end)
+		*end = wait_end(s);
 	return close(s) ? 1 : 0;
 }
 
 /* One line per connection; O_APPEND keeps the children's lines whole. */
-static void log_conn(const char *log, int ret, size_t sent, const char *info)
+static void log_conn(const char *log, int ret, size_t sent, const char *info,
+		     const char *end)
 {
-	char line[192];
+	char line[256];
 	int fd, n;
 
 	if (!log)
 		return;
 	fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
-	n = snprintf(line, sizeof(line), "%s %zu%s%s\n", ret ? "failed" : "served",
-		     sent, *info ? " " : "", info);
+	n = snprintf(line, sizeof(line), "%s %zu%s%s%s%s\n",
+		     ret ? "failed" : "served", sent, *info ? " " : "", info,
+		     end ? " end " : "", end ? end : "");
 	if (fd < 0 || write_all(fd, line, n))
 		perror(log);
 	if (fd >= 0)
@@ -151,7 +189,7 @@ static void log_conn(const char *log, int ret, size_t sent, const char *info)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] [-K] [-T] [-P N] PORT FILE\n");
+		"usage: ecp-srv [-r REQLEN] [-R REQFILE] [-L LOG] [-4 ADDR] [-K] [-T] [-P N] [-W] PORT FILE\n");
 	exit(2);
 }
 
@@ -160,9 +198,9 @@ int main(int argc, char **argv)
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	const char *reqfile = NULL, *log = NULL;
 	size_t reqlen = 0, pauses = 0;
-	int ls, opt, one = 1, keepalive = 0, info = 0;
+	int ls, opt, one = 1, keepalive = 0, info = 0, end = 0;
 
-	while ((opt = getopt(argc, argv, "r:R:L:4:KTP:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:R:L:4:KTP:W")) != -1) {
 		switch (opt) {
 		case 'r':
 			if (parse_size(optarg, &reqlen))
@@ -179,6 +217,9 @@ int main(int argc, char **argv)
 			break;
 		case 'T':
 			info = 1;
+			break;
+		case 'W':
+			end = 1;
 			break;
 		case 'P':
 			if (parse_size(optarg, &pauses))
@@ -219,14 +260,16 @@ int main(int argc, char **argv)
 			close(s);
 			break;
 		case 0: {
+			const char *how = NULL;
 			char line[128] = "";
 			size_t sent = 0;
 			int ret;
 
 			close(ls);
 			ret = serve(s, argv[optind + 1], reqlen, reqfile, pauses,
-				    &sent, info ? line : NULL, sizeof(line));
-			log_conn(log, ret, sent, line);
+				    &sent, info ? line : NULL, sizeof(line),
+				    end ? &how : NULL);
+			log_conn(log, ret, sent, line, how);
 			_exit(ret);
 		}
 		default:
