@@ -361,7 +361,7 @@ static void ecp_conn_hdr_writer(struct ecp_conn *c, struct ecp_tcp_hdr *h,
 	 * (EBSN at work).  Counted here, where a window is sent.
 	 */
 	if (((u64)h->win << c->w.ws_out) < c->w.mss && !c->client.fin_seen &&
-	    !(flags & TCPHDR_SYN))
+	    !(flags & (TCPHDR_SYN | TCPHDR_RST)))
 		ecp_stats_inc(&c->t->stats, ECP_STAT_WINDOW_CLAMPS);
 	h->wscale = -1;
 	ecp_conn_ts_hdr(&w->ts, h);

@@ -328,7 +328,7 @@ static size_t ecp_task_msg_size(const struct ecp_task *t)
 	size_t addr = nla_total_size(sizeof(struct in6_addr));
 	size_t u64 = nla_total_size_64bit(sizeof(u64));
 	size_t source = 2 * nla_total_size(0) + addr + 5 * nla_total_size(1) +
-			4 * u64;
+			5 * u64;
 	size_t row = nla_total_size(0) + nla_total_size(ECPROXY_MAX_K) +
 		     addr + 3 * nla_total_size(2) + 2 * u64;
 

@@ -314,7 +314,8 @@
  * -----------------------
  *
  * With ECPROXY_A_TASK_ID, sets that task's counters (ECPROXY_A_STATS_*
- * counters and the per-source BYTES_IN, SEGS_IN and DUP_BYTES) to zero;
+ * counters and the per-source BYTES_IN, SEGS_IN, DUP_BYTES and LOST) to
+ * zero;
  * -ENOENT if there is no such task.  Without, does so for every task of
  * the namespace, for the counters kept from deleted tasks and for
  * EVENTS_DROPPED, so that every STATS_GET total starts again from 0.

@@ -102,7 +102,8 @@ static const char *wait_end(int s)
 	struct timeval tv = { .tv_sec = END_WAIT_S };
 	char buf[512];
 
-	if (shutdown(s, SHUT_WR) ||
+	/* Reset already (ENOTCONN): the read says so. */
+	if ((shutdown(s, SHUT_WR) && errno != ENOTCONN) ||
 	    setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)))
 		return strerror(errno);
 	for (;;) {
