@@ -15,8 +15,8 @@
 # source (its `lost`); two with one spare fail the run.  One that closed
 # short with its socket still open, or whose SYN-ACK comes after the
 # spare stood in, gets a RST.  Spares without every check coefficient,
-# or those without a spare, are refused with a message.  Topology (../lib/topo.sh): B1..B6 serve
-# the survivors, T1 and T2 are targets.
+# or those without a spare, are refused with a message.  Topology
+# (../lib/topo.sh): B1..B6 serve the survivors, T1 and T2 are targets.
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/ec.sh"
@@ -297,8 +297,8 @@ silent_case "a source silent at the handshake timeout" 15 500 \
 	'.stats.syns_resent <= 1'
 ec_stop_servers
 
-# B2's SYN-ACKs are lost (dropped on S's ingress, before ecproxy's hook:
-# one that B2 could not send would end its request) until the spare stood
+# B2's SYN-ACKs are lost (dropped as S receives them, ahead of ecproxy's
+# hook, topo_drop: one that B2 could not send would end its request) until the spare stood
 # in for it and A's read is done; then they come through.  S answers the
 # late SYN-ACK with a RST while the connection lingers, and B2's request
 # ends at once (TcpAttemptFails) instead of staying in SYN-RECV through
@@ -310,17 +310,10 @@ late_syns() {
 	ip netns exec "${B}2" ss -Htn state syn-recv dst $VIP | grep -c .
 }
 late_case() {
-	local desc="a source's SYN-ACKs late" id=16 port=8016 fails drops
+	local desc="a source's SYN-ACKs late" id=16 fails drops
 	if ! ip netns exec "${B}2" sysctl -qw net.ipv4.tcp_synack_retries=7 ||
 	   ! EC_TASK="timeout linger 60000" ec_prep "$id" isal-cauchy 4 2 1 $size ||
-	   ! ip netns exec "$S" nft -f - <<-EOF
-		table netdev late {
-			chain in {
-				type filter hook ingress device to-b2 priority 0;
-				ip daddr $VIP tcp sport $port drop
-			}
-		}
-	EOF
+	   ! topo_drop "$S" ip saddr "$(topo_addr b2)" tcp sport $((8000 + id))
 	then
 		tap_fail "$desc" "setting up the sources, the task or S's filter failed"
 		return
@@ -334,7 +327,7 @@ late_case() {
 	fails=$(topo_nstat "${B}2" TcpAttemptFails)
 	drops=$(ec_stats "$id" .stats.drops.out_of_window)
 	tap_check "$desc: B2 holds S's SYN in SYN-RECV" [ "$(late_syns)" -ge 1 ]
-	ip netns exec "$S" nft delete table netdev late
+	topo_undrop "$S"
 	wait_for 90 late_reset "$fails"
 	tap_check "$desc: B2's request reset at its next SYN-ACK" \
 		late_reset "$fails"
